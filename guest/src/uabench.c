@@ -334,28 +334,13 @@ static int run_capture(char *const argv[], char *buf, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* rt-tests hackbench; it reports "Time: <seconds>". */
-static struct result hackbench(int sockets)
+/* rt-tests hackbench (unix sockets by default, -p for pipes): "Time: <s>". */
+static struct result hackbench(int pipes)
 {
-	char *argv[] = { "hackbench", sockets ? "-s" : "-p", "-g", "4", "-f", "5",
-			 "-l", "100", NULL, NULL };
+	char *argv[] = { "hackbench", "-g", "4", "-f", "5", "-l", "100",
+			 pipes ? "-p" : NULL, NULL };
 	char out[4096], *t;
 
-	if (!sockets)
-		argv[1] = "-p";
-	else
-		argv[1] = "-T", argv[1] = "-P", argv[1] = "-s";
-	if (sockets) {
-		/* -s is the message size in hackbench; sockets are the default */
-		argv[1] = "-s";
-		argv[2] = "100";
-		argv[3] = "-g";
-		argv[4] = "4";
-		argv[5] = "-f";
-		argv[6] = "5";
-		argv[7] = "-l";
-		argv[8] = "100";
-	}
 	if (run_capture(argv, out, sizeof(out)) != 0)
 		die("hackbench failed:\n%s", out);
 	t = strstr(out, "Time:");
@@ -364,8 +349,8 @@ static struct result hackbench(int sockets)
 	return (struct result){ strtod(t + 5, NULL) * 1e3, "ms" };
 }
 
-static struct result w_hackbench_pipe(long unused) { (void)unused; return hackbench(0); }
-static struct result w_hackbench_sock(long unused) { (void)unused; return hackbench(1); }
+static struct result w_hackbench_pipe(long unused) { (void)unused; return hackbench(1); }
+static struct result w_hackbench_sock(long unused) { (void)unused; return hackbench(0); }
 
 /* busybox dd as a cross-check of the tmpfs figures: time the whole command. */
 static struct result dd_cmd(long bs, int write_it)

@@ -1,0 +1,37 @@
+# uapin -- pinned-page user access for 32-bit ARM LPAE.  See README.md.
+#
+#   make bench          build the perf kernel, boot it, measure every uaccess
+#                       strategy; table on stdout, results/bench.{csv,md,png}
+#   make check          build the debug kernel, boot it, run every test
+#   make export-series  turn the commits in build/linux back into series/
+.PHONY: all bench bench-wallclock check deps tree kernel-debug kernel-perf guest \
+	initramfs export-series clean distclean
+
+all: check
+
+deps:
+	scripts/install-deps
+tree: deps
+	scripts/kernel-tree
+kernel-debug: tree
+	scripts/build-kernel debug
+kernel-perf: tree
+	scripts/build-kernel perf
+guest: tree
+	$(MAKE) -C guest TOP=$(CURDIR)
+initramfs: guest
+	scripts/mk-initramfs $(wildcard debug perf)
+
+check:
+	scripts/check
+bench:
+	scripts/bench $(if $(WALLCLOCK),--wallclock)
+bench-wallclock:
+	scripts/bench --wallclock
+export-series:
+	scripts/export-series
+
+clean:
+	rm -rf build/kernel-debug build/kernel-perf build/guest build/check build/bench
+distclean:
+	rm -rf build
