@@ -20,7 +20,7 @@ kernel-perf: tree
 guest: tree
 	$(MAKE) -C guest TOP=$(CURDIR)
 initramfs: guest
-	scripts/mk-initramfs $(wildcard debug perf)
+	scripts/mk-initramfs $(patsubst build/kernel-%/arch/arm/boot/zImage,%,$(wildcard build/kernel-*/arch/arm/boot/zImage))
 
 check:
 	scripts/check
