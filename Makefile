@@ -3,8 +3,9 @@
 #   make bench          build the perf kernel, boot it, measure every uaccess
 #                       strategy; table on stdout, results/bench.{csv,md,png}
 #   make check          build the debug kernel, boot it, run every test
+#   make soak           the long munmap race soak (ITERS=100000)
 #   make export-series  turn the commits in build/linux back into series/
-.PHONY: all bench bench-wallclock check deps tree kernel-debug kernel-perf guest \
+.PHONY: all bench bench-wallclock check soak deps tree kernel-debug kernel-perf guest \
 	initramfs export-series clean distclean
 
 all: check
@@ -24,6 +25,8 @@ initramfs: guest
 
 check:
 	scripts/check
+soak:
+	scripts/soak $(ITERS)
 bench:
 	scripts/bench $(if $(WALLCLOCK),--wallclock)
 bench-wallclock:
