@@ -456,7 +456,7 @@ int main(int argc, char **argv)
 	static double samples[NWORK][MAX_MODES][MAX_ROUNDS];
 	static const char *known[] = { "direct", "memcpy", "gup", "pinned" };
 	const char *modes[MAX_MODES], *prefixes[32];
-	const char *units[NWORK];
+	const char *units[NWORK] = { NULL };	/* set by the workloads that ran */
 	char saved[64], *list = NULL;
 	int nmodes = 0, nprefix = 0, rounds = 3, listonly = 0, best = 0;
 	int opt, r, m;
