@@ -65,6 +65,7 @@
 #define MODE_FILE DBG "/mode"
 #define STRICT_FILE DBG "/strict"
 #define PINS_FILE DBG "/pins"
+#include "uamode.h"
 #define D "/tmp/uacmp.d"
 #define DATA D "/data"		/* 64 KiB of file_byte(), only ever read */
 #define WFILE D "/wfile"	/* rewritten by the write cases */
@@ -2246,51 +2247,6 @@ static int watchdog_s = 60;
 static const char *modes[2];
 static int nmodes, have_modefile, twice;
 static char orig_mode[32];
-
-static int read_small(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY);
-	long r;
-
-	if (fd < 0)
-		return -errno;
-	r = read(fd, buf, n - 1);
-	close(fd);
-	if (r < 0)
-		return -EIO;
-	buf[r] = 0;
-	while (r && (buf[r - 1] == '\n' || buf[r - 1] == ' '))
-		buf[--r] = 0;
-	return 0;
-}
-
-/* 0, or the errno of the write */
-static int set_mode(const char *m)
-{
-	char now[32];
-	int fd = open(MODE_FILE, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (dprintf(fd, "%s\n", m) < 0)	/* as echo(1) would */
-		err = errno;
-	close(fd);
-	if (err)
-		return err;
-	if (read_small(MODE_FILE, now, sizeof(now)) || strcmp(now, m))
-		return EIO;
-	return 0;
-}
-
-static long pins_outstanding(void)
-{
-	char buf[256], *p;
-
-	if (read_small(PINS_FILE, buf, sizeof(buf)))
-		return -1;
-	p = strstr(buf, "outstanding");
-	return p ? atol(p + strlen("outstanding")) : -2;
-}
 
 /* waitpid with a timeout (SIGCHLD is blocked in the parent) */
 static int reap(pid_t pid, int *status, int ms)

@@ -70,6 +70,7 @@
 #define MODE_FILE DBG "/mode"
 #define STRICT_FILE DBG "/strict"
 #define PINS_FILE DBG "/pins"
+#include "uamode.h"
 #define DATAFILE "/tmp/uarace.data"
 #define MARK 0xa5
 
@@ -337,50 +338,6 @@ static void *t2_main(void *arg)
 }
 
 /* ---- modes --------------------------------------------------------------- */
-
-static int read_small(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY);
-	long r;
-
-	if (fd < 0)
-		return -errno;
-	r = read(fd, buf, n - 1);
-	close(fd);
-	if (r < 0)
-		return -EIO;
-	buf[r] = 0;
-	while (r && (buf[r - 1] == '\n' || buf[r - 1] == ' '))
-		buf[--r] = 0;
-	return 0;
-}
-
-static int set_mode(const char *m)
-{
-	char cur[32];
-	int fd = open(MODE_FILE, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (dprintf(fd, "%s\n", m) < 0)	/* as echo(1) would */
-		err = errno;
-	close(fd);
-	if (err)
-		return err;
-	if (read_small(MODE_FILE, cur, sizeof(cur)) || strcmp(cur, m))
-		return EIO;
-	return 0;
-}
-
-static long pins_outstanding(void)
-{
-	char buf[256], *p;
-
-	if (read_small(PINS_FILE, buf, sizeof(buf)))
-		return -1;
-	p = strstr(buf, "outstanding");
-	return p ? atol(p + strlen("outstanding")) : -2;
-}
 
 /* ---- one mode, one direction --------------------------------------------- */
 

@@ -1,0 +1,62 @@
+/*
+ * uamode.h: the uaccess debugfs files, shared by the guest tests
+ * (uacmp, uarace).  MODE_FILE and PINS_FILE must be defined first.
+ */
+#ifndef UAMODE_H
+#define UAMODE_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Read a small file, trailing newline and blanks cut: 0 or -errno. */
+static int read_small(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	long r;
+
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, n - 1);
+	close(fd);
+	if (r < 0)
+		return -EIO;
+	buf[r] = 0;
+	while (r && (buf[r - 1] == '\n' || buf[r - 1] == ' '))
+		buf[--r] = 0;
+	return 0;
+}
+
+/* Switch the mode and read it back: 0, or the errno of the write. */
+static int set_mode(const char *m)
+{
+	char now[32];
+	int fd = open(MODE_FILE, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (dprintf(fd, "%s\n", m) < 0)	/* as echo(1) would */
+		err = errno;
+	close(fd);
+	if (err)
+		return err;
+	if (read_small(MODE_FILE, now, sizeof(now)) || strcmp(now, m))
+		return EIO;
+	return 0;
+}
+
+/* uaccess/pins "outstanding": the count, -1 without the file, -2 unparsable. */
+static long pins_outstanding(void)
+{
+	char buf[256], *p;
+
+	if (read_small(PINS_FILE, buf, sizeof(buf)))
+		return -1;
+	p = strstr(buf, "outstanding");
+	return p ? atol(p + strlen("outstanding")) : -2;
+}
+
+#endif
