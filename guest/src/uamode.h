@@ -1,6 +1,6 @@
 /*
  * uamode.h: the uaccess debugfs files, shared by the guest tests
- * (uacmp, uarace).  MODE_FILE and PINS_FILE must be defined first.
+ * (uacmp, uarace, uastale).  MODE_FILE and PINS_FILE must be defined first.
  */
 #ifndef UAMODE_H
 #define UAMODE_H
