@@ -7,6 +7,11 @@
  *
  * A memfd of LEN bytes is mapped twice, MAP_SHARED: alias1 and alias2.
  *
+ * Before every other racing call T1 has the kernel read (write direction)
+ * or write (read direction) alias1 once, with the bytes it holds, so that
+ * in the pinned mode that call goes through TLB hits, the others through
+ * walks (see run()).
+ *
  *   write        T1: write(pipe, alias1, LEN).  T2: munmap(alias1), then
  *                fill the pages with a marker through alias2.  Any marker
  *                byte in what write() delivered is a violation.
@@ -72,6 +77,7 @@
 #define PINS_FILE DBG "/pins"
 #include "uamode.h"
 #define DATAFILE "/tmp/uarace.data"
+#define PRIMEFILE "/tmp/uarace.prime"
 #define MARK 0xa5
 
 enum dir { D_WRITE, D_READ, D_WRITE_BLOCK, D_READ_BLOCK, NR_DIRS };
@@ -127,6 +133,7 @@ static void barrier(void)
 
 static struct {
 	int dir, stop, mfd, dfd, pw, pr, sock[2];
+	int prime;		/* a file holding before_byte(): see run() */
 	unsigned char *alias1, *alias2, *snap, *got;
 	long delay1, delay2;	/* spin loops: T1 before the syscall, T2 before munmap */
 	double u0, u1;		/* T2: munmap start, return */
@@ -393,6 +400,20 @@ static void run(int dir, long iters, double deadline, struct result *res)
 		/* fill through alias1: this also maps its pages (writable) for gup_fast */
 		for (long i = 0; i < len; i++)
 			S.alias1[i] = before_byte(i);
+		/*
+		 * Every other iteration, let the kernel use alias1 once the way
+		 * the racing call will (it reads it for write(), writes it for
+		 * pread()), with the bytes it already holds: the pinned engine's
+		 * TLB then has its translations, and the racing call goes
+		 * through TLB hits that munmap()'s TLB flush must wait for.  The
+		 * other iterations race the walks (and the page-table lock).
+		 */
+		if ((it & 1) &&
+		    ((dir == D_WRITE && pwrite(S.prime, S.alias1, len, 0) != len) ||
+		     (dir == D_READ && pread(S.prime, S.alias1, len, 0) != len))) {
+			perror("uarace: priming alias1");
+			exit(2);
+		}
 		S.t1_done = 0;
 		S.changed = 0;
 		S.t2_error = 0;
@@ -706,6 +727,19 @@ int main(int argc, char **argv)
 		}
 		free(b);
 		S.dfd = fd;
+	}
+	{
+		unsigned char *b = malloc(len);
+		int fd = open(PRIMEFILE, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+		for (long i = 0; i < len; i++)
+			b[i] = before_byte(i);
+		if (fd < 0 || write(fd, b, len) != len) {
+			perror("uarace: prime file");
+			return 2;
+		}
+		free(b);
+		S.prime = fd;
 	}
 	S.snap = malloc(2 * len);
 	S.got = malloc(len);
