@@ -59,13 +59,10 @@
 #include <linux/futex.h>
 #include <linux/openat2.h>
 
-#ifndef DBG	/* -DDBG='"/some/dir"' points the program at a stand-in, for testing */
-#define DBG "/sys/kernel/debug/uaccess"
-#endif
-#define MODE_FILE DBG "/mode"
-#define STRICT_FILE DBG "/strict"
-#define PINS_FILE DBG "/pins"
-#include "uamode.h"
+#define PROG "uacmp"
+#define MAXOBS 200
+#define FAIL_SIZE 1536
+#include "uarec.h"
 #define D "/tmp/uacmp.d"
 #define DATA D "/data"		/* 64 KiB of file_byte(), only ever read */
 #define WFILE D "/wfile"	/* rewritten by the write cases */
@@ -77,106 +74,7 @@
 #define LINK_TARGET "/tmp/uacmp.d/target-0123456789-abcdefghijklmnopqrstuvwxyz"
 #define CWD_DIR D "/cwd-0123456789abcdefghijklmnopqrstuvwxyz-0123456789/sub"
 
-/* ---- the record a case run produces ---------------------------------- */
-
-#define MAXOBS 200
-struct obs {
-	char what[56];
-	long ret;
-	int err;
-	uint32_t hash;
-};
-struct rec {
-	int nobs, overflow, nfail, done, skip;
-	struct obs obs[MAXOBS];
-	char fail[1536];
-	char skipwhy[160];
-};
-
-static struct rec *R;		/* the current child's record (shared mapping) */
 static long page;
-static int verbose;
-static int E;			/* errno of the last DO() */
-
-#define DO(expr) ({ errno = 0; long r_ = (long)(expr); E = r_ < 0 ? errno : 0; r_; })
-#define ANY (-1000)		/* do not check the return value */
-#define HASH_NONE NULL, 0
-
-static uint32_t fnv(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	uint32_t h = 2166136261u;
-
-	while (n--) {
-		h ^= *b++;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static const char *L(const char *fmt, ...)
-{
-	static char ring[8][96];
-	static int i;
-	char *s = ring[i++ & 7];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s, sizeof(ring[0]), fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-static void failf(const char *fmt, ...)
-{
-	size_t used = strlen(R->fail);
-	va_list ap;
-
-	R->nfail++;
-	if (used + 8 >= sizeof(R->fail))
-		return;
-	if (used)
-		used += snprintf(R->fail + used, sizeof(R->fail) - used, "; ");
-	va_start(ap, fmt);
-	vsnprintf(R->fail + used, sizeof(R->fail) - used, fmt, ap);
-	va_end(ap);
-}
-
-/* Record what a syscall did: its result and a hash of the bytes it produced. */
-static void note(const char *what, long ret, int err, const void *p, size_t n)
-{
-	struct obs *o;
-
-	if (R->nobs >= MAXOBS) {
-		R->overflow = 1;
-		return;
-	}
-	o = &R->obs[R->nobs++];
-	snprintf(o->what, sizeof(o->what), "%s", what);
-	o->ret = ret;
-	o->err = err;
-	o->hash = p ? fnv(p, n) : 0;
-}
-
-static const char *rstr(long ret, int err)
-{
-	return ret < 0 ? L("%ld %s", ret, strerrorname_np(err) ? strerrorname_np(err) : "?")
-		       : L("%ld", ret);
-}
-
-/*
- * Record and check: wret >= 0 wants that return value, wret == -1 wants a
- * failure with errno werr, ANY checks nothing.
- */
-static void ck(const char *what, long ret, int err, long wret, int werr, const void *p, size_t n)
-{
-	note(what, ret, err, p, n);
-	if (wret == ANY)
-		return;
-	if (wret >= 0 ? ret != wret : (ret != -1 || err != werr))
-		failf("%s: returned %s, want %s", what, rstr(ret, err),
-		      wret >= 0 ? L("%ld", wret) : L("-1 %s", strerrorname_np(werr)));
-}
 
 static void expect(int cond, const char *fmt, ...)
 {
@@ -189,13 +87,6 @@ static void expect(int cond, const char *fmt, ...)
 	vsnprintf(b, sizeof(b), fmt, ap);
 	va_end(ap);
 	failf("%s", b);
-}
-
-/* Setup failures inside a case are not kernel verdicts: exit loudly. */
-static void die(const char *what)
-{
-	failf("setup: %s: %s", what, strerror(errno));
-	_exit(3);
 }
 
 static unsigned char file_byte(long pos) { return (unsigned char)(pos * 7 + 3); }
@@ -2225,164 +2116,15 @@ static void case_scalars(int unused1, int unused2)
 
 /* ---- driver -------------------------------------------------------------- */
 
-struct tcase {
-	char name[48];
-	void (*fn)(int, int);
-	int a, b;
-};
-
-static struct tcase cases[64];
-static int ncases;
-
-static void add(const char *name, void (*fn)(int, int), int a, int b)
-{
-	snprintf(cases[ncases].name, sizeof(cases[0].name), "%s", name);
-	cases[ncases].fn = fn;
-	cases[ncases].a = a;
-	cases[ncases].b = b;
-	ncases++;
-}
-
-static int watchdog_s = 60;
-static const char *modes[2];
-static int nmodes, have_modefile, twice;
-static char orig_mode[32];
-
-/* waitpid with a timeout (SIGCHLD is blocked in the parent) */
-static int reap(pid_t pid, int *status, int ms)
-{
-	sigset_t s;
-	struct timespec now, end, ts;
-
-	sigemptyset(&s);
-	sigaddset(&s, SIGCHLD);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += ms / 1000;
-	end.tv_nsec += (ms % 1000) * 1000000L;
-	for (;;) {
-		long left;
-
-		if (waitpid(pid, status, WNOHANG) == pid)
-			return 0;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = (end.tv_sec - now.tv_sec) * 1000 + (end.tv_nsec - now.tv_nsec) / 1000000;
-		if (left <= 0)
-			return -1;
-		if (left > 100)
-			left = 100;
-		ts.tv_sec = 0;
-		ts.tv_nsec = left * 1000000L;
-		sigtimedwait(&s, NULL, &ts);
-	}
-}
-
-static struct rec *recs;	/* one per mode, shared with the children */
-
-/* Run case c under mode index mi; returns a problem string or NULL. */
-static const char *run_one(const struct tcase *c, int mi)
-{
-	static char why[128];
-	struct rec *rc = &recs[mi];
-	int status, err;
-	pid_t pid;
-
-	if (have_modefile && (err = set_mode(modes[mi]))) {
-		snprintf(why, sizeof(why), "cannot switch to mode %s: %s", modes[mi], strerror(err));
-		return why;
-	}
-	memset(rc, 0, sizeof(*rc));
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(why, sizeof(why), "fork: %s", strerror(errno));
-		return why;
-	}
-	if (pid == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		R = rc;
-		alarm(watchdog_s);
-		c->fn(c->a, c->b);
-		R->done = 1;
-		_exit(0);
-	}
-	if (reap(pid, &status, (watchdog_s + 5) * 1000)) {
-		kill(pid, SIGKILL);
-		if (reap(pid, &status, 10000)) {
-			snprintf(why, sizeof(why), "hung and could not be killed (mode %s)", modes[mi]);
-			return why;
-		}
-		snprintf(why, sizeof(why), "hung: killed after %ds (mode %s)", watchdog_s + 5, modes[mi]);
-		return why;
-	}
-	if (WIFSIGNALED(status)) {
-		snprintf(why, sizeof(why), "%s (mode %s)%s",
-			 WTERMSIG(status) == SIGALRM ? "hung: the watchdog fired" : strsignal(WTERMSIG(status)),
-			 modes[mi], rc->nobs ? L(" after '%s'", rc->obs[rc->nobs - 1].what) : "");
-		return why;
-	}
-	if (WEXITSTATUS(status) || !rc->done) {
-		snprintf(why, sizeof(why), "child exit %d (mode %s)%s", WEXITSTATUS(status), modes[mi],
-			 rc->nfail ? "" : ", no result");
-		return rc->nfail ? NULL : why;
-	}
-	return NULL;
-}
+static int twice;		/* -2: every case twice in the current mode */
 
 static int run_case(const struct tcase *c)
 {
-	const char *problem[2] = { NULL, NULL };
-	int failed = 0, total = 0;
 	long pins_before = pins_outstanding();
+	int run = run_modes(c, 0);
 
-	for (int mi = 0; mi < nmodes; mi++) {
-		problem[mi] = run_one(c, mi);
-		total += recs[mi].nobs;
-	}
-	for (int mi = 0; mi < nmodes; mi++) {
-		if (problem[mi]) {
-			printf("    %s: %s\n", c->name, problem[mi]);
-			failed = 1;
-		}
-		if (recs[mi].nfail) {
-			printf("    [%s] %s\n", modes[mi], recs[mi].fail);
-			failed = 1;
-		}
-		if (recs[mi].overflow)
-			printf("    [%s] note: more than %d records, the rest not compared\n", modes[mi], MAXOBS);
-		if (verbose)
-			for (int i = 0; i < recs[mi].nobs; i++)
-				printf("      [%s] %-48s %-16s %08x\n", modes[mi], recs[mi].obs[i].what,
-				       rstr(recs[mi].obs[i].ret, recs[mi].obs[i].err), recs[mi].obs[i].hash);
-	}
-	if (recs[0].skip && !failed) {
-		printf("UTEST SKIP uacmp:%s (%s)\n", c->name, recs[0].skipwhy);
-		return 0;
-	}
-	if (nmodes == 2 && !problem[0] && !problem[1]) {
-		struct rec *a = &recs[0], *b = &recs[1];
-		int n = a->nobs > b->nobs ? a->nobs : b->nobs, diffs = 0;
-
-		for (int i = 0; i < n; i++) {
-			struct obs *x = i < a->nobs ? &a->obs[i] : NULL, *y = i < b->nobs ? &b->obs[i] : NULL;
-
-			if (x && y && !strcmp(x->what, y->what) && x->ret == y->ret && x->err == y->err &&
-			    x->hash == y->hash)
-				continue;
-			if (diffs++ < 4)
-				printf("    differ: %s: %s %s hash %08x | %s %s hash %08x\n",
-				       x ? x->what : y->what, modes[0], x ? rstr(x->ret, x->err) : "(none)",
-				       x ? x->hash : 0, modes[1], y ? rstr(y->ret, y->err) : "(none)",
-				       y ? y->hash : 0);
-		}
-		if (diffs) {
-			printf("UTEST FAIL uacmp:%s (%s and %s differ in %d of %d records)\n", c->name,
-			       modes[0], modes[1], diffs, n);
-			return 1;
-		}
-	}
+	if (run == RUN_SKIP || run == RUN_DIFFER)
+		return run == RUN_DIFFER;
 	if (have_modefile) {
 		long pins_after = pins_outstanding();
 
@@ -2390,7 +2132,7 @@ static int run_case(const struct tcase *c)
 			printf("    %s: pins outstanding %ld after the case (before: %ld)\n", c->name,
 			       pins_after, pins_before);
 	}
-	if (failed) {
+	if (run == RUN_FAIL) {
 		printf("UTEST FAIL uacmp:%s\n", c->name);
 		return 1;
 	}
@@ -2399,7 +2141,7 @@ static int run_case(const struct tcase *c)
 		       recs[0].nobs);
 	else
 		printf("UTEST PASS uacmp:%s (%s as expected, %d records; not compared)\n", c->name, modes[0],
-		       total);
+		       recs[0].nobs);
 	return 0;
 }
 
@@ -2470,8 +2212,7 @@ static int check_modefile(int strict)
 
 static int choose_modes(void)
 {
-	char s[8] = "0";
-	int err, strict, failed;
+	int strict, failed;
 
 	if (twice) {
 		modes[0] = "current";
@@ -2488,24 +2229,9 @@ static int choose_modes(void)
 		printf("UTEST SKIP uacmp:compare (no uaccess mode file: direct only, nothing to compare with)\n");
 		return 0;
 	}
-	have_modefile = 1;
-	if (read_small(MODE_FILE, orig_mode, sizeof(orig_mode))) {
-		printf("UTEST FAIL uacmp:modefile (cannot read %s)\n", MODE_FILE);
-		exit(1);
-	}
-	read_small(STRICT_FILE, s, sizeof(s));
-	strict = !strcmp(s, "1");
-	printf("uacmp: mode at start '%s', strict %s\n", orig_mode, s);
+	strict = start_modes("modefile");
 	failed = check_modefile(strict);
-	for (int i = strict; i < 2; i++) {	/* strict: pinned only */
-		const char *want = i ? "pinned" : "direct";
-
-		err = set_mode(want);
-		if (!err)
-			modes[nmodes++] = want;
-		else
-			printf("uacmp: mode %s not available: %s\n", want, strerror(err));
-	}
+	pick_modes(strict);
 	if (nmodes == 1) {
 		printf("uacmp: only mode %s%s; checking expected values only, no comparison\n",
 		       modes[0], strict ? " (uaccess_strict)" : " available");
@@ -2528,7 +2254,6 @@ static int argv_hash_main(int argc, char **argv, char **envp)
 int main(int argc, char **argv, char **envp)
 {
 	int opt, failures = 0, list = 0, ran = 0;
-	sigset_t chld;
 
 	if (argc >= 2 && !strcmp(argv[1], "--argv-hash"))
 		return argv_hash_main(argc, argv, envp);
@@ -2577,35 +2302,13 @@ int main(int argc, char **argv, char **envp)
 		return 0;
 	}
 
-	recs = mmap(NULL, 2 * sizeof(struct rec), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (recs == MAP_FAILED)
+	if (rec_init())
 		return 2;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
 	global_setup();
 	failures += choose_modes();
-
-	for (int i = 0; i < ncases; i++) {
-		int want = optind >= argc;
-
-		for (int j = optind; j < argc; j++)
-			want |= strstr(cases[i].name, argv[j]) != NULL;
-		if (!want)
-			continue;
-		failures += run_case(&cases[i]);
-		ran++;
-	}
-	if (have_modefile && orig_mode[0] && set_mode(orig_mode))
-		printf("uacmp: could not restore mode %s\n", orig_mode);
-	if (!access(PINS_FILE, F_OK)) {
-		long out = pins_outstanding();
-
-		printf("UTEST %s uacmp:pins (outstanding %ld)\n", out == 0 ? "PASS" : "FAIL", out);
-		failures += out != 0;
-	} else {
-		printf("UTEST SKIP uacmp:pins (no pins file: this kernel does not count pins)\n");
-	}
+	failures += run_cases(argc, argv, run_case, &ran);
+	restore_mode();
+	failures += pins_verdict(1);
 	printf("uacmp: %d cases, %d failed, modes:%s%s\n", ran, failures, modes[0],
 	       nmodes == 2 ? L(" %s (compared)", modes[1]) : " (not compared)");
 	return failures ? 1 : 0;

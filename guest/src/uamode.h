@@ -1,6 +1,6 @@
 /*
  * uamode.h: the uaccess debugfs files, shared by the guest tests
- * (uacmp, uarace, uastale).  MODE_FILE and PINS_FILE must be defined first.
+ * (uacmp, uarace, uastale).
  */
 #ifndef UAMODE_H
 #define UAMODE_H
@@ -11,6 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifndef DBG	/* -DDBG='"/some/dir"' points the program at a stand-in, for testing */
+#define DBG "/sys/kernel/debug/uaccess"
+#endif
+#define MODE_FILE DBG "/mode"
+#define STRICT_FILE DBG "/strict"
+#define PINS_FILE DBG "/pins"
 
 /* Read a small file, trailing newline and blanks cut: 0 or -errno. */
 static int read_small(const char *path, char *buf, size_t n)

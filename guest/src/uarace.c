@@ -69,12 +69,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef DBG	/* -DDBG='"/some/dir"' points the program at a stand-in, for testing */
-#define DBG "/sys/kernel/debug/uaccess"
-#endif
-#define MODE_FILE DBG "/mode"
-#define STRICT_FILE DBG "/strict"
-#define PINS_FILE DBG "/pins"
 #include "uamode.h"
 #define DATAFILE "/tmp/uarace.data"
 #define PRIMEFILE "/tmp/uarace.prime"

@@ -70,13 +70,10 @@
 #include <unistd.h>
 #include <linux/futex.h>
 
-#ifndef DBG	/* -DDBG='"/some/dir"' points the program at a stand-in, for testing */
-#define DBG "/sys/kernel/debug/uaccess"
-#endif
-#define MODE_FILE DBG "/mode"
-#define STRICT_FILE DBG "/strict"
-#define PINS_FILE DBG "/pins"
-#include "uamode.h"
+#define PROG "uastale"
+#define MAXOBS 400
+#define FAIL_SIZE 2048
+#include "uarec.h"
 #define D "/tmp/uastale.d"
 
 #define PG 4096L		/* the probes' offsets assume 4 KiB pages */
@@ -85,144 +82,12 @@
 #define XCPU_ITERS 300
 #define REUSE_ITERS 60
 
-/* ---- the record a case run produces ---------------------------------- */
-
-#define MAXOBS 400
-struct obs {
-	char what[56];
-	long ret;
-	int err;
-	uint32_t hash;
-};
-struct rec {
-	int nobs, overflow, nfail, done, skip;
-	struct obs obs[MAXOBS];
-	char fail[2048];
-	char skipwhy[160];
-};
-
-static struct rec *R;		/* the current child's record (shared mapping) */
-static int verbose;
-static int E;			/* errno of the last DO() */
-static int quiet;		/* loops: records folded into acc, not kept one by one */
-static uint32_t acc;
 static uint32_t seedctr;	/* the next fill() seed */
 static int zfd = -1;		/* /dev/zero */
-static int watchdog_s = 60;
 static int sabotage;		/* -S: skip the mapping changes (the test's self-check) */
 static int wfirst;		/* probe(): the small writes before the reads */
 
-#define DO(expr) ({ errno = 0; long r_ = (long)(expr); E = r_ < 0 ? errno : 0; r_; })
-#define HASH_NONE NULL, 0
-
 enum { ST_RW, ST_RO, ST_NONE };	/* what the user mapping allows now */
-
-static uint32_t fnv_more(uint32_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	while (n--) {
-		h ^= *b++;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static uint32_t fnv(const void *p, size_t n)
-{
-	return fnv_more(2166136261u, p, n);
-}
-
-static const char *L(const char *fmt, ...)
-{
-	static char ring[16][128];
-	static int i;
-	char *s = ring[i++ & 15];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s, sizeof(ring[0]), fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-static void failf(const char *fmt, ...)
-{
-	size_t used = strlen(R->fail);
-	va_list ap;
-
-	R->nfail++;
-	if (used + 8 >= sizeof(R->fail))
-		return;
-	if (used)
-		used += snprintf(R->fail + used, sizeof(R->fail) - used, "; ");
-	va_start(ap, fmt);
-	vsnprintf(R->fail + used, sizeof(R->fail) - used, fmt, ap);
-	va_end(ap);
-}
-
-/* Record what a syscall did: its result and a hash h of the bytes it produced. */
-static void note_h(const char *what, long ret, int err, uint32_t h)
-{
-	struct obs *o;
-
-	if (quiet) {
-		acc = fnv_more(acc, &ret, sizeof(ret));
-		acc = fnv_more(acc, &err, sizeof(err));
-		acc = fnv_more(acc, &h, sizeof(h));
-		return;
-	}
-	if (R->nobs >= MAXOBS) {
-		R->overflow = 1;
-		return;
-	}
-	o = &R->obs[R->nobs++];
-	snprintf(o->what, sizeof(o->what), "%s", what);
-	o->ret = ret;
-	o->err = err;
-	o->hash = h;
-}
-
-static void note(const char *what, long ret, int err, const void *p, size_t n)
-{
-	note_h(what, ret, err, p ? fnv(p, n) : 0);
-}
-
-static const char *rstr(long ret, int err)
-{
-	return ret < 0 ? L("%ld %s", ret, strerrorname_np(err) ? strerrorname_np(err) : "?")
-		       : L("%ld", ret);
-}
-
-/* Record and check: wret >= 0 wants that return value, -1 a failure with werr. */
-static void ck(const char *what, long ret, int err, long wret, int werr, const void *p, size_t n)
-{
-	note(what, ret, err, p, n);
-	if (wret >= 0 ? ret != wret : (ret != -1 || err != werr))
-		failf("%s: returned %s, want %s", what, rstr(ret, err),
-		      wret >= 0 ? L("%ld", wret) : L("-1 %s", strerrorname_np(werr)));
-}
-
-/* Loops: fold the records from here on into one hash ... */
-static void quiet_begin(void)
-{
-	quiet = 1;
-	acc = 2166136261u;
-}
-
-/* ... and keep that as one record. */
-static void quiet_end(const char *what, long n)
-{
-	quiet = 0;
-	note_h(what, n, 0, acc);
-}
-
-/* Setup failures inside a case are not kernel verdicts: exit loudly. */
-static void die(const char *what)
-{
-	failf("setup: %s: %s", what, strerror(errno));
-	_exit(3);
-}
 
 static void *xmalloc(size_t n)
 {
@@ -1327,180 +1192,26 @@ static void case_mm_reuse(int unused1, int unused2)
 
 /* ---- driver -------------------------------------------------------------- */
 
-struct tcase {
-	char name[48];
-	void (*fn)(int, int);
-	int a, b, wfirst;
-};
-
-static struct tcase cases[80];
-static int ncases;
-
-static void add(const char *name, void (*fn)(int, int), int a, int b)
-{
-	snprintf(cases[ncases].name, sizeof(cases[0].name), "%s", name);
-	cases[ncases].fn = fn;
-	cases[ncases].a = a;
-	cases[ncases].b = b;
-	ncases++;
-}
-
 /* The case, then the same with the probes' small writes first. */
 static void add2(const char *name, void (*fn)(int, int), int a, int b)
 {
 	add(name, fn, a, b);
 	add(L("%s:wfirst", name), fn, a, b);
-	cases[ncases - 1].wfirst = 1;
+	cases[ncases - 1].variant = 1;
 }
 
-static const char *modes[2];
-static int nmodes, have_modefile;
-static char orig_mode[32];
-
-static double now(void)
+/* In the child, before the case: the order of its probes. */
+static void start_case(const struct tcase *c)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* waitpid with a timeout (SIGCHLD is blocked in the parent) */
-static int reap(pid_t pid, int *status, int ms)
-{
-	sigset_t s;
-	struct timespec ts;
-	double end = now() + ms / 1000.0;
-
-	sigemptyset(&s);
-	sigaddset(&s, SIGCHLD);
-	for (;;) {
-		double left;
-
-		if (waitpid(pid, status, WNOHANG) == pid)
-			return 0;
-		left = end - now();
-		if (left <= 0)
-			return -1;
-		if (left > 0.1)
-			left = 0.1;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e9);
-		sigtimedwait(&s, NULL, &ts);
-	}
-}
-
-static struct rec *recs;	/* one per mode, shared with the children */
-
-/* Run case c under mode index mi; returns a problem string or NULL. */
-static const char *run_one(const struct tcase *c, int mi)
-{
-	static char why[160];
-	struct rec *rc = &recs[mi];
-	int status, err;
-	pid_t pid;
-
-	if (have_modefile && (err = set_mode(modes[mi]))) {
-		snprintf(why, sizeof(why), "cannot switch to mode %s: %s", modes[mi], strerror(err));
-		return why;
-	}
-	memset(rc, 0, sizeof(*rc));
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(why, sizeof(why), "fork: %s", strerror(errno));
-		return why;
-	}
-	if (pid == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		R = rc;
-		wfirst = c->wfirst;
-		alarm(watchdog_s);
-		c->fn(c->a, c->b);
-		R->done = 1;
-		_exit(0);
-	}
-	if (reap(pid, &status, (watchdog_s + 5) * 1000)) {
-		kill(pid, SIGKILL);
-		if (reap(pid, &status, 10000)) {
-			snprintf(why, sizeof(why), "hung and could not be killed (mode %s)", modes[mi]);
-			return why;
-		}
-		snprintf(why, sizeof(why), "hung: killed after %ds (mode %s)", watchdog_s + 5, modes[mi]);
-		return why;
-	}
-	if (WIFSIGNALED(status)) {
-		snprintf(why, sizeof(why), "%s (mode %s)%s",
-			 WTERMSIG(status) == SIGALRM ? "hung: the watchdog fired" : strsignal(WTERMSIG(status)),
-			 modes[mi], rc->nobs ? L(" after '%s'", rc->obs[rc->nobs - 1].what) : "");
-		return why;
-	}
-	if (WEXITSTATUS(status) || !rc->done) {
-		snprintf(why, sizeof(why), "child exit %d (mode %s)%s", WEXITSTATUS(status), modes[mi],
-			 rc->nfail ? "" : ", no result");
-		return rc->nfail ? NULL : why;
-	}
-	return NULL;
+	wfirst = c->variant;
 }
 
 static int run_case(const struct tcase *c)
 {
-	const char *problem[2] = { NULL, NULL };
-	int failed = 0;
-	double t0 = now(), secs;
+	int run = run_modes(c, sabotage ? 300 : FAIL_SIZE), failed = run == RUN_FAIL;
 
-	for (int mi = 0; mi < nmodes; mi++) {
-		const char *why = run_one(c, mi);
-
-		problem[mi] = why ? strdup(why) : NULL;
-	}
-	secs = now() - t0;
-	for (int mi = 0; mi < nmodes; mi++) {
-		if (problem[mi]) {
-			printf("    %s: %s\n", c->name, problem[mi]);
-			failed = 1;
-		}
-		if (recs[mi].nfail) {
-			printf("    [%s] %d failed: %.*s\n", modes[mi], recs[mi].nfail, sabotage ? 300 : 2048,
-			       recs[mi].fail);
-			failed = 1;
-		}
-		if (recs[mi].overflow)
-			printf("    [%s] note: more than %d records, the rest not compared\n", modes[mi], MAXOBS);
-		if (verbose)
-			for (int i = 0; i < recs[mi].nobs; i++)
-				printf("      [%s] %-48s %-16s %08x\n", modes[mi], recs[mi].obs[i].what,
-				       rstr(recs[mi].obs[i].ret, recs[mi].obs[i].err), recs[mi].obs[i].hash);
-	}
-	if (recs[0].skip && !failed) {
-		printf("UTEST SKIP uastale:%s (%s)\n", c->name, recs[0].skipwhy);
-		return 0;
-	}
-	if (nmodes == 2 && !problem[0] && !problem[1]) {
-		struct rec *a = &recs[0], *b = &recs[1];
-		int n = a->nobs > b->nobs ? a->nobs : b->nobs, diffs = 0;
-
-		for (int i = 0; i < n; i++) {
-			struct obs *x = i < a->nobs ? &a->obs[i] : NULL, *y = i < b->nobs ? &b->obs[i] : NULL;
-
-			if (x && y && !strcmp(x->what, y->what) && x->ret == y->ret && x->err == y->err &&
-			    x->hash == y->hash)
-				continue;
-			if (diffs++ < 4)
-				printf("    differ: %s: %s %s hash %08x | %s %s hash %08x\n",
-				       x ? x->what : y->what, modes[0], x ? rstr(x->ret, x->err) : "(none)",
-				       x ? x->hash : 0, modes[1], y ? rstr(y->ret, y->err) : "(none)",
-				       y ? y->hash : 0);
-		}
-		if (diffs) {
-			printf("UTEST FAIL uastale:%s (%s and %s differ in %d of %d records)\n", c->name,
-			       modes[0], modes[1], diffs, n);
-			return 1;
-		}
-	}
+	if (run == RUN_SKIP || run == RUN_DIFFER)
+		return run == RUN_DIFFER;
 	if (sabotage) {
 		/* -S: the case must have caught the stale mapping */
 		printf("UTEST %s uastale:sabotage:%s (%s)\n", failed ? "PASS" : "FAIL", c->name,
@@ -1514,17 +1225,16 @@ static int run_case(const struct tcase *c)
 	}
 	if (nmodes == 2)
 		printf("UTEST PASS uastale:%s (%s = %s = expected, %d records, %.1f s)\n", c->name,
-		       modes[0], modes[1], recs[0].nobs, secs);
+		       modes[0], modes[1], recs[0].nobs, run_secs);
 	else
 		printf("UTEST PASS uastale:%s (%s as expected, %d records, %.1f s; not compared)\n",
-		       c->name, modes[0], recs[0].nobs, secs);
+		       c->name, modes[0], recs[0].nobs, run_secs);
 	return 0;
 }
 
 static void choose_modes(void)
 {
-	char s[8] = "0";
-	int err, strict;
+	int strict;
 
 	if (sabotage || access(MODE_FILE, F_OK)) {
 		modes[0] = "current";
@@ -1538,23 +1248,8 @@ static void choose_modes(void)
 		printf("UTEST SKIP uastale:compare (no uaccess mode file: one mode, nothing to compare with)\n");
 		return;
 	}
-	have_modefile = 1;
-	if (read_small(MODE_FILE, orig_mode, sizeof(orig_mode))) {
-		printf("UTEST FAIL uastale:modes (cannot read %s)\n", MODE_FILE);
-		exit(1);
-	}
-	read_small(STRICT_FILE, s, sizeof(s));
-	strict = !strcmp(s, "1");
-	printf("uastale: mode at start '%s', strict %s\n", orig_mode, s);
-	for (int i = strict; i < 2; i++) {	/* strict: pinned only */
-		const char *want = i ? "pinned" : "direct";
-
-		err = set_mode(want);
-		if (!err)
-			modes[nmodes++] = want;
-		else
-			printf("uastale: mode %s not available: %s\n", want, strerror(err));
-	}
+	strict = start_modes("modes");
+	pick_modes(strict);
 	if (nmodes == 0) {
 		printf("UTEST FAIL uastale:modes (neither direct nor pinned can be set)\n");
 		exit(1);
@@ -1571,7 +1266,6 @@ int main(int argc, char **argv)
 {
 	int opt, failures = 0, list = 0, ran = 0;
 	double t0 = now();
-	sigset_t chld;
 
 	while ((opt = getopt(argc, argv, "vlSt:")) != -1) {
 		if (opt == 'v')
@@ -1624,38 +1318,19 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	recs = mmap(NULL, 2 * sizeof(struct rec), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (recs == MAP_FAILED)
+	if (rec_init())
 		return 2;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
 	if (system("rm -rf " D) != 0 || mkdir(D, 0755)) {
 		perror("uastale: setup of " D);
 		return 2;
 	}
 	choose_modes();
-
-	for (int i = 0; i < ncases; i++) {
-		int want = optind >= argc;
-
-		for (int j = optind; j < argc; j++)
-			want |= strstr(cases[i].name, argv[j]) != NULL;
-		if (!want)
-			continue;
-		failures += run_case(&cases[i]);
-		ran++;
-	}
-	if (have_modefile && orig_mode[0] && set_mode(orig_mode))
-		printf("uastale: could not restore mode %s\n", orig_mode);
+	case_start = start_case;
+	failures += run_cases(argc, argv, run_case, &ran);
+	restore_mode();
 	if (system("rm -rf " D) != 0)
 		printf("uastale: could not remove " D "\n");
-	if (!access(PINS_FILE, F_OK)) {
-		long out = pins_outstanding();
-
-		printf("UTEST %s uastale:pins (outstanding %ld)\n", out == 0 ? "PASS" : "FAIL", out);
-		failures += out != 0;
-	}
+	failures += pins_verdict(0);
 	printf("uastale: %d cases, %d failed, modes:%s%s, %.1f s\n", ran, failures, modes[0],
 	       nmodes == 2 ? L(" %s (compared)", modes[1]) : " (not compared)", now() - t0);
 	return failures ? 1 : 0;
