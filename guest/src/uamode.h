@@ -20,7 +20,7 @@
 #define PINS_FILE DBG "/pins"
 
 /* Read a small file, trailing newline and blanks cut: 0 or -errno. */
-static int read_small(const char *path, char *buf, size_t n)
+static inline int read_small(const char *path, char *buf, size_t n)
 {
 	int fd = open(path, O_RDONLY);
 	long r;
@@ -38,7 +38,7 @@ static int read_small(const char *path, char *buf, size_t n)
 }
 
 /* Switch the mode and read it back: 0, or the errno of the write. */
-static int set_mode(const char *m)
+static inline int set_mode(const char *m)
 {
 	char now[32];
 	int fd = open(MODE_FILE, O_WRONLY), err = 0;
@@ -56,7 +56,7 @@ static int set_mode(const char *m)
 }
 
 /* uaccess/pins "outstanding": the count, -1 without the file, -2 unparsable. */
-static long pins_outstanding(void)
+static inline long pins_outstanding(void)
 {
 	char buf[256], *p;
 
