@@ -55,6 +55,34 @@ static inline int set_mode(const char *m)
 	return 0;
 }
 
+/*
+ * The modes a test runs its cases in, into @modes: "direct" and "pinned";
+ * only "pinned" under uaccess_strict; "stock" (no switching) without the
+ * mode file.  Returns how many.  select_mode() then selects one.
+ */
+static inline int test_modes(const char *modes[2])
+{
+	char strict[8] = "";
+
+	if (access(MODE_FILE, F_OK)) {
+		modes[0] = "stock";
+		return 1;
+	}
+	if (!read_small(STRICT_FILE, strict, sizeof(strict)) && !strcmp(strict, "1")) {
+		modes[0] = "pinned";
+		return 1;
+	}
+	modes[0] = "direct";
+	modes[1] = "pinned";
+	return 2;
+}
+
+/* Select @mode of test_modes() ("stock" needs nothing): 0, or the errno. */
+static inline int select_mode(const char *mode)
+{
+	return strcmp(mode, "stock") ? set_mode(mode) : 0;
+}
+
 /* uaccess/pins "outstanding": the count, -1 without the file, -2 unparsable. */
 static inline long pins_outstanding(void)
 {

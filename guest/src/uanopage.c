@@ -196,9 +196,8 @@ static int managed_ram(unsigned long pa)
 
 int main(int argc, char **argv)
 {
-	const char *modes[2] = { "direct", "pinned" };
-	int nmodes = 2, rc = 0;
-	char strict[8] = "";
+	const char *modes[2];
+	int nmodes, rc = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 3 && !strcmp(argv[1], "-p"))
@@ -207,15 +206,9 @@ int main(int argc, char **argv)
 		printf("UTEST SKIP uanopage (0x%lx is System RAM here: boot with mem= below it)\n", phys);
 		return 0;
 	}
-	if (access(MODE_FILE, F_OK)) {
-		modes[0] = "stock";
-		nmodes = 1;
-	} else if (!read_small(STRICT_FILE, strict, sizeof(strict)) && !strcmp(strict, "1")) {
-		modes[0] = "pinned";
-		nmodes = 1;
-	}
+	nmodes = test_modes(modes);
 	for (int m = 0; m < nmodes; m++) {
-		if (strcmp(modes[m], "stock") && set_mode(modes[m])) {
+		if (select_mode(modes[m])) {
 			printf("UTEST FAIL uanopage:%s (cannot select the mode)\n", modes[m]);
 			rc = 1;
 			continue;

@@ -135,22 +135,13 @@ static int in_child(int (*fn)(const char *, int, int), const char *mode, int bad
 
 int main(void)
 {
-	const char *modes[] = { "direct", "pinned" };
-	int m, bad, k, rc = 0, nmodes = 2;
-	char strict[8] = "";
+	const char *modes[2];
+	int m, bad, k, rc = 0, nmodes;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (access(MODE_FILE, F_OK)) {
-		modes[0] = "stock";
-		nmodes = 1;
-	} else if (!read_small(STRICT_FILE, strict, sizeof(strict)) &&
-		   !strcmp(strict, "1")) {
-		/* uaccess_strict: only pinned exists */
-		modes[0] = "pinned";
-		nmodes = 1;
-	}
+	nmodes = test_modes(modes);
 	for (m = 0; m < nmodes; m++) {
-		if (strcmp(modes[m], "stock") && set_mode(modes[m])) {
+		if (select_mode(modes[m])) {
 			printf("UTEST FAIL uascalar:%s (cannot select the mode)\n", modes[m]);
 			rc = 1;
 			continue;

@@ -112,9 +112,8 @@ static int one(const char *mode)
 
 int main(void)
 {
-	const char *modes[2] = { "direct", "pinned" };
-	char strict[8] = "";
-	int nmodes = 2, m, rc = 0;
+	const char *modes[2];
+	int nmodes, m, rc = 0;
 	struct stat sb;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -131,16 +130,9 @@ int main(void)
 		printf("UTEST FAIL uatrace (cannot add the kprobe events)\n");
 		return 1;
 	}
-	if (access(MODE_FILE, F_OK)) {
-		modes[0] = "stock";
-		nmodes = 1;
-	} else if (!read_small(STRICT_FILE, strict, sizeof(strict)) &&
-		   !strcmp(strict, "1")) {
-		modes[0] = "pinned";
-		nmodes = 1;
-	}
+	nmodes = test_modes(modes);
 	for (m = 0; m < nmodes; m++) {
-		if (strcmp(modes[m], "stock") && set_mode(modes[m])) {
+		if (select_mode(modes[m])) {
 			printf("UTEST FAIL uatrace:%s (cannot select the mode)\n", modes[m]);
 			rc = 1;
 			continue;
