@@ -4,8 +4,12 @@
 #                       strategy; table on stdout, results/bench.{csv,md,png}
 #   make check          build the debug kernel, boot it, run every test
 #   make soak           the long munmap race soak (ITERS=100000)
+#   make distro         build the distro kernel (Debian's armmp-lpae config);
+#                       make check then boots it too
+#   make kasan          build the debug kernel with KASAN; make check and
+#                       make soak then boot it too
 #   make export-series  turn the commits in build/linux back into series/
-.PHONY: all bench bench-wallclock check soak deps tree kernel-debug kernel-perf guest \
+.PHONY: all bench bench-wallclock check soak distro kasan deps tree kernel-debug kernel-perf guest \
 	initramfs export-series clean distclean
 
 all: check
@@ -18,6 +22,10 @@ kernel-debug: tree
 	scripts/build-kernel debug
 kernel-perf: tree
 	scripts/build-kernel perf
+distro kernel-distro: tree
+	scripts/build-kernel distro
+kasan kernel-kasan: tree
+	scripts/build-kernel kasan
 guest: tree
 	$(MAKE) -C guest TOP=$(CURDIR)
 initramfs: guest
@@ -35,6 +43,6 @@ export-series:
 	scripts/export-series
 
 clean:
-	rm -rf build/kernel-debug build/kernel-perf build/guest build/check build/bench
+	rm -rf build/kernel-debug build/kernel-perf build/kernel-distro build/kernel-kasan build/guest build/check build/bench
 distclean:
 	rm -rf build
