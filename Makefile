@@ -6,8 +6,8 @@
 #   make soak           the long munmap race soak (ITERS=100000)
 #   make distro         build the distro kernel (Debian's armmp-lpae config);
 #                       make check then boots it too
-#   make kasan          build the debug kernel with KASAN (scripts/check kasan
-#                       boots it; not yet passing, see README)
+#   make kasan          build the debug kernel with KASAN; make check then
+#                       boots it too
 #   make export-series  turn the commits in build/linux back into series/
 .PHONY: all bench bench-wallclock check soak distro kasan deps tree kernel-debug kernel-perf guest \
 	initramfs export-series clean distclean

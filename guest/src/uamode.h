@@ -18,6 +18,7 @@
 #define MODE_FILE DBG "/mode"
 #define STRICT_FILE DBG "/strict"
 #define PINS_FILE DBG "/pins"
+#define FORCE_REF_FILE DBG "/force_ref"	/* CONFIG_UACCESS_PINNED_STATS */
 
 /* Read a small file, trailing newline and blanks cut: 0 or -errno. */
 static inline int read_small(const char *path, char *buf, size_t n)
@@ -37,21 +38,49 @@ static inline int read_small(const char *path, char *buf, size_t n)
 	return 0;
 }
 
-/* Switch the mode and read it back: 0, or the errno of the write. */
-static inline int set_mode(const char *m)
+/* Write @val to the file @path as echo(1) would: 0 or the errno. */
+static inline int write_small(const char *path, const char *val)
 {
-	char now[32];
-	int fd = open(MODE_FILE, O_WRONLY), err = 0;
+	int fd = open(path, O_WRONLY), err = 0;
 
 	if (fd < 0)
 		return errno;
-	if (dprintf(fd, "%s\n", m) < 0)	/* as echo(1) would */
+	if (dprintf(fd, "%s\n", val) < 0)
 		err = errno;
 	close(fd);
+	return err;
+}
+
+/*
+ * Switch the mode and read it back: 0, or the errno of the write.  "ref"
+ * is the pinned mode with uaccess/force_ref on (task-context misses take
+ * the engine's reference path); every other mode turns force_ref off.
+ */
+static inline int set_mode(const char *m)
+{
+	const char *mode = strcmp(m, "ref") ? m : "pinned";
+	int ref = !strcmp(m, "ref"), err;
+	char now[32];
+
+	if (ref && access(FORCE_REF_FILE, F_OK))
+		return ENOENT;
+	if (!access(FORCE_REF_FILE, F_OK)) {
+		err = write_small(FORCE_REF_FILE, "0");
+		if (err)
+			return err;
+	}
+	err = write_small(MODE_FILE, mode);
 	if (err)
 		return err;
-	if (read_small(MODE_FILE, now, sizeof(now)) || strcmp(now, m))
+	if (read_small(MODE_FILE, now, sizeof(now)) || strcmp(now, mode))
 		return EIO;
+	if (ref) {
+		err = write_small(FORCE_REF_FILE, "1");
+		if (err)
+			return err;
+		if (read_small(FORCE_REF_FILE, now, sizeof(now)) || strcmp(now, "Y"))
+			return EIO;
+	}
 	return 0;
 }
 

@@ -35,7 +35,10 @@
  * never run at once.
  *
  * Modes (through /sys/kernel/debug/uaccess/mode): default every one the
- * kernel accepts of direct, pinned, gup; just direct without the file.
+ * kernel accepts of direct, pinned, gup and ref; just direct without the
+ * file.  ref is pinned with uaccess/force_ref on: every miss goes through
+ * the engine's reference path (interrupt context's, and a task's with
+ * interrupts off), which must hold the munmap() guarantee as the walk does.
  * gup is the RFC v1 algorithm and is expected to show violations: they are
  * reported, not failed.  Every other mode must show none.
  *
@@ -673,9 +676,9 @@ int main(int argc, char **argv)
 		printf("uarace: no %s: only the direct mode; %d CPU(s), LEN %ld\n", MODE_FILE, ncpu, len);
 	}
 	if (!nmodes) {
-		static const char *const dflt[] = { "direct", "pinned", "gup" };
+		static const char *const dflt[] = { "direct", "pinned", "gup", "ref" };
 
-		for (int i = 0; i < 3; i++) {
+		for (int i = 0; i < 4; i++) {
 			int err = have_modefile ? set_mode(dflt[i]) : i ? ENOENT : 0;
 
 			if (!err)
