@@ -58,8 +58,8 @@ static inline int write_small(const char *path, const char *val)
  */
 static inline int set_mode(const char *m)
 {
-	const char *mode = strcmp(m, "ref") ? m : "pinned";
 	int ref = !strcmp(m, "ref"), err;
+	const char *mode = ref ? "pinned" : m;
 	char now[32];
 
 	if (ref && access(FORCE_REF_FILE, F_OK))
