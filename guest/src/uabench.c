@@ -208,6 +208,19 @@ static struct result w_zero_read(long bs)
 	return (struct result){ TMPFS_BYTES * 1e3 / (double)(t1 - t0), "MB/s" };
 }
 
+/* The null system call: entry and exit, no user memory touched. */
+static struct result w_getppid(long calls)
+{
+	uint64_t t0, t1;
+	long i;
+
+	t0 = now_ns();
+	for (i = 0; i < calls; i++)
+		syscall(SYS_getppid);
+	t1 = now_ns();
+	return (struct result){ (t1 - t0) / 1e3 / calls, "us/call" };
+}
+
 static struct result w_stat(long calls)
 {
 	struct stat st;
@@ -419,6 +432,7 @@ static const struct workload workloads[] = {
 	{ "cached-read", 8, w_cached_read },
 	{ "zero-read", 4096, w_zero_read },
 	{ "zero-read", 65536, w_zero_read },
+	{ "getppid", 20000, w_getppid },
 	{ "stat", 2000, w_stat },
 	{ "getdents64", DIR_ENTRIES, w_getdents },
 	{ "pipe-pingpong", 64, w_pipe },
