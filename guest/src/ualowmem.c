@@ -10,7 +10,8 @@
  * reports its count through a pipe every 1000 files.  Output:
  *   RESULT lowmem-files <count> files (<how it ended>)
  *   RESULT lowmem-lowfree-mib <MiB> (LowFree, or MemFree without highmem, before)
- * usage: ualowmem [DIR]   (default /tmp/ualowmem, mounted here as tmpfs)
+ * usage: ualowmem [-c CAP] [DIR]   (default /tmp/ualowmem, mounted here as
+ * tmpfs; with -c, stop after CAP files: "(cap)" then means at least CAP)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,14 +52,20 @@ static void oom_adj(const char *val)
 
 int main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : "/tmp/ualowmem";
 	unsigned long long low = meminfo_kib("LowFree");
-	unsigned long n = 0, got;
+	unsigned long n = 0, got, cap = 0;
+	const char *dir;
 	const char *how = "?";
 	char name[64];
 	int fd[2], st;
 	pid_t pid;
 
+	if (argc > 2 && !strcmp(argv[1], "-c")) {
+		cap = strtoul(argv[2], NULL, 0);
+		argv += 2;
+		argc -= 2;
+	}
+	dir = argc > 1 ? argv[1] : "/tmp/ualowmem";
 	if (!low)
 		low = meminfo_kib("MemFree");	/* no highmem: all of it is lowmem */
 	mkdir(dir, 0755);
@@ -86,11 +93,16 @@ int main(int argc, char **argv)
 			close(f);
 			if (++n % 1000 == 0 && write(fd[1], &n, sizeof(n)) != sizeof(n))
 				_exit(6);
+			if (cap && n >= cap)
+				_exit(7);
 		}
 	}
 	close(fd[1]);
-	while (read(fd[0], &got, sizeof(got)) == sizeof(got))
+	while (read(fd[0], &got, sizeof(got)) == sizeof(got)) {
 		n = got;
+		if (n % 250000 == 0)
+			fprintf(stderr, "ualowmem: %lu files\n", n);
+	}
 	waitpid(pid, &st, 0);
 	if (WIFSIGNALED(st))
 		how = WTERMSIG(st) == SIGKILL ? "OOM-killed" : "killed";
@@ -98,6 +110,8 @@ int main(int argc, char **argv)
 		how = "ENOSPC";
 	else if (WEXITSTATUS(st) == 4)
 		how = "ENOMEM";
+	else if (WEXITSTATUS(st) == 7)
+		how = "cap";
 	else
 		how = "other error";
 	printf("RESULT lowmem-files %lu files (%s)\n", n, how);
