@@ -51,6 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "uameminfo.h"
+
 #define MiB (1024UL * 1024)
 static int failed;
 static long psz;
@@ -79,7 +81,7 @@ static void result(const char *st, const char *name, const char *fmt, ...)
 
 static void check_lowmem(void)
 {
-	unsigned long long low = 0, high = 0, pages, v;
+	unsigned long long low = 0, high = 0, pages;
 	char line[256], zone[32] = "";
 	FILE *f = fopen("/proc/zoneinfo", "r");
 
@@ -98,12 +100,7 @@ static void check_lowmem(void)
 		}
 	}
 	fclose(f);
-	f = fopen("/proc/meminfo", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "HighTotal: %llu", &v) == 1 && v)
-			high += v;
-	if (f)
-		fclose(f);
+	high += meminfo_kib("HighTotal");
 	low = low * psz / MiB;
 	if (high)
 		FAIL("lowmem", "(highmem present: %llu)", high);
@@ -119,21 +116,6 @@ static inline uint32_t pat(uintptr_t a, uint32_t seed)
 	return (uint32_t)(a * 2654435761u) ^ seed;
 }
 
-static unsigned long long meminfo(const char *key)
-{
-	char line[256];
-	unsigned long long v = 0, kb;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)) &&
-		    sscanf(line + strlen(key), ": %llu", &kb) == 1)
-			v = kb * 1024;
-	if (f)
-		fclose(f);
-	return v;
-}
-
 /*
  * 3379 MiB (3.3 GiB) of address space in one mapping, more than a 3G/1G
  * split's whole user space (TASK_SIZE 0xbf000000): every page written as
@@ -142,7 +124,7 @@ static unsigned long long meminfo(const char *key)
  */
 static void check_bigmap(void)
 {
-	size_t len = 3379 * MiB, i, bad = 0, full, avail = meminfo("MemAvailable");
+	size_t len = 3379 * MiB, i, bad = 0, full, avail = meminfo_kib("MemAvailable") * 1024;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	int fd[2];

@@ -24,20 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static unsigned long long meminfo_kib(const char *key)
-{
-	char line[256];
-	unsigned long long v = 0, kb;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)) &&
-		    sscanf(line + strlen(key), ": %llu", &kb) == 1)
-			v = kb;
-	if (f)
-		fclose(f);
-	return v;
-}
+#include "uameminfo.h"
 
 static void oom_adj(const char *val)
 {
