@@ -5,13 +5,15 @@
  * come from.  On a 3G/1G split with HIGHMEM those are lowmem (at most
  * about 760 MiB), whatever the RAM; on a 4G/4G split all of RAM is lowmem.
  *
- * A child creates files in a fresh tmpfs (no inode limit) until creat()
- * fails or the OOM killer takes it (it is made the first choice), and
- * reports its count through a pipe every 1000 files.  Output:
- *   RESULT lowmem-files <count> files (<how it ended>)
+ * One child per online CPU creates files in its own directory of a fresh
+ * tmpfs (no inode limit) until open() fails or the OOM killer takes it
+ * (the children are its first choice, the parent is exempt); each reports
+ * its count through a pipe every 1000 files.  The result is the sum when
+ * the last child has ended.  Output:
+ *   RESULT lowmem-files <count> files (<how the children ended>)
  *   RESULT lowmem-lowfree-mib <MiB> (LowFree, or MemFree without highmem, before)
  * usage: ualowmem [-c CAP] [DIR]   (default /tmp/ualowmem, mounted here as
- * tmpfs; with -c, stop after CAP files: "(cap)" then means at least CAP)
+ * tmpfs; with -c, stop after CAP files in all: "cap" then means at least CAP)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,13 +39,47 @@ static void oom_adj(const char *val)
 	}
 }
 
+struct report {
+	unsigned int child;
+	unsigned long n;
+};
+
+static void creator(const char *dir, unsigned int child, unsigned long cap, int out)
+{
+	struct report r = { child, 0 };
+	char name[64];
+
+	oom_adj("1000");
+	snprintf(name, sizeof(name), "%s/d%u", dir, child);
+	if (mkdir(name, 0755) || chdir(name))
+		_exit(2);
+	for (;;) {
+		int f;
+
+		snprintf(name, sizeof(name), "f%lu", r.n);
+		f = open(name, O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (f < 0)
+			_exit(errno == ENOSPC ? 3 : errno == ENOMEM ? 4 : 5);
+		close(f);
+		if (++r.n % 1000 == 0 && write(out, &r, sizeof(r)) != sizeof(r))
+			_exit(6);
+		if (cap && r.n >= cap)
+			_exit(7);
+	}
+}
+
+#define MAX_CHILDREN 16
+
 int main(int argc, char **argv)
 {
+	static const char *const ends[] = { "?", "?", "mkdir", "ENOSPC", "ENOMEM", "other error", "pipe", "cap" };
 	unsigned long long low = meminfo_kib("LowFree");
-	unsigned long n = 0, got, cap = 0;
+	unsigned long counts[MAX_CHILDREN] = { 0 }, total = 0, cap = 0, last = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int nchild, i;
+	char how[256] = "";
 	const char *dir;
-	const char *how = "?";
-	char name[64];
+	struct report r;
 	int fd[2], st;
 	pid_t pid;
 
@@ -53,6 +89,7 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	dir = argc > 1 ? argv[1] : "/tmp/ualowmem";
+	nchild = ncpu < 1 ? 1 : ncpu > MAX_CHILDREN ? MAX_CHILDREN : ncpu;
 	if (!low)
 		low = meminfo_kib("MemFree");	/* no highmem: all of it is lowmem */
 	mkdir(dir, 0755);
@@ -63,45 +100,42 @@ int main(int argc, char **argv)
 	if (pipe(fd))
 		return 1;
 	oom_adj("-1000");
-	pid = fork();
-	if (pid == 0) {
-		close(fd[0]);
-		oom_adj("1000");
-		if (chdir(dir))
-			_exit(2);
-		for (;;) {
-			int f;
-
-			snprintf(name, sizeof(name), "f%lu", n);
-			f = open(name, O_CREAT | O_EXCL | O_WRONLY, 0644);
-			if (f < 0) {
-				_exit(errno == ENOSPC ? 3 : errno == ENOMEM ? 4 : 5);
-			}
-			close(f);
-			if (++n % 1000 == 0 && write(fd[1], &n, sizeof(n)) != sizeof(n))
-				_exit(6);
-			if (cap && n >= cap)
-				_exit(7);
+	for (i = 0; i < nchild; i++) {
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (pid == 0) {
+			close(fd[0]);
+			creator(dir, i, cap ? (cap + nchild - 1) / nchild : 0, fd[1]);
 		}
 	}
 	close(fd[1]);
-	while (read(fd[0], &got, sizeof(got)) == sizeof(got)) {
-		n = got;
-		if (n % 250000 == 0)
-			fprintf(stderr, "ualowmem: %lu files\n", n);
+	/* A report is smaller than PIPE_BUF: each write arrives whole. */
+	while (read(fd[0], &r, sizeof(r)) == sizeof(r)) {
+		if (r.child >= nchild)
+			continue;
+		total += r.n - counts[r.child];
+		counts[r.child] = r.n;
+		if (total - last >= 250000) {
+			last = total;
+			fprintf(stderr, "ualowmem: %lu files\n", total);
+		}
 	}
-	waitpid(pid, &st, 0);
-	if (WIFSIGNALED(st))
-		how = WTERMSIG(st) == SIGKILL ? "OOM-killed" : "killed";
-	else if (WEXITSTATUS(st) == 3)
-		how = "ENOSPC";
-	else if (WEXITSTATUS(st) == 4)
-		how = "ENOMEM";
-	else if (WEXITSTATUS(st) == 7)
-		how = "cap";
-	else
-		how = "other error";
-	printf("RESULT lowmem-files %lu files (%s)\n", n, how);
+	for (i = 0; i < nchild; i++) {
+		const char *e;
+
+		if (wait(&st) < 0)
+			break;
+		if (WIFSIGNALED(st))
+			e = WTERMSIG(st) == SIGKILL ? "OOM-killed" : "killed";
+		else
+			e = WEXITSTATUS(st) < 8 ? ends[WEXITSTATUS(st)] : "?";
+		if (!strstr(how, e))
+			snprintf(how + strlen(how), sizeof(how) - strlen(how), "%s%s", *how ? ", " : "", e);
+	}
+	printf("RESULT lowmem-files %lu files (%s; %u creators)\n", total, how, nchild);
 	printf("RESULT lowmem-lowfree-mib %llu MiB before\n", low / 1024);
 	/* Free them again: unmounting drops every inode. */
 	if (umount2(dir, MNT_DETACH))
