@@ -29,10 +29,6 @@
  *               another process's memory
  *   hotplug     CPU 1 offline and online again, a process on it after
  *               (SKIP with one CPU)
- *   stray       a stray kernel access to a user address (debugfs
- *               uaccess/stray: one unprivileged load, as an unconverted
- *               __get_user() does) cannot reach user memory: it fails with
- *               EFAULT, where a 3G/1G kernel without strict mode reads it
  *
  * Output: "UTEST PASS|FAIL|SKIP ua4g:<check> [detail]"; exit 0 iff no FAIL.
  * usage: ua4g [-l MiB] [CHECK...]   (default: all)
@@ -596,36 +592,6 @@ static void check_hotplug(void)
 		PASS("hotplug");
 }
 
-static void check_stray(void)
-{
-	volatile uint32_t *p;
-	char addr[32];
-	int fd, rc = 0;
-
-	p = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		FAIL("stray", "(mmap: %s)", strerror(errno));
-		return;
-	}
-	*p = 0x5a4d3c2b;	/* present, young, dirty: a direct read would work */
-	fd = open("/sys/kernel/debug/uaccess/stray", O_WRONLY);
-	if (fd < 0) {
-		FAIL("stray", "(open /sys/kernel/debug/uaccess/stray: %s)", strerror(errno));
-		munmap((void *)p, psz);
-		return;
-	}
-	snprintf(addr, sizeof(addr), "%#lx", (unsigned long)p);
-	if (write(fd, addr, strlen(addr)) < 0)
-		rc = -errno;
-	close(fd);
-	if (rc != -EFAULT)
-		FAIL("stray", "(the kernel's load of %s returned %d, want %d: it reached user memory)",
-		     addr, rc, -EFAULT);
-	else
-		result("PASS", "stray", "(load of %s: EFAULT)", addr);
-	munmap((void *)p, psz);
-}
-
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -635,7 +601,6 @@ static const struct {
 	{ "procs", check_procs }, { "signal", check_signal },
 	{ "vdso", check_vdso }, { "kuser", check_kuser_forked },
 	{ "ptrace", check_ptrace }, { "hotplug", check_hotplug },
-	{ "stray", check_stray },
 };
 
 int main(int argc, char **argv)
