@@ -2174,6 +2174,22 @@ fail:
 	exit(2);
 }
 
+/* Whether /proc/kallsyms has @sym (1 when it cannot tell). */
+static int have_ksym(const char *sym)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256], want[128];
+	int found = 0;
+
+	if (!f)
+		return 1;	/* cannot tell: expect it */
+	snprintf(want, sizeof(want), " %s\n", sym);
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, want) != NULL;
+	fclose(f);
+	return found;
+}
+
 /*
  * Whether the kernel has the memcpy mode (CONFIG_UACCESS_WITH_MEMCPY,
  * which Debian's configuration leaves off): its copy routine is in
@@ -2181,16 +2197,22 @@ fail:
  */
 static int have_memcpy_mode(void)
 {
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[256];
-	int found = 0;
+	return have_ksym("__copy_to_user_memcpy");
+}
 
-	if (!f)
-		return 1;	/* cannot tell: expect the mode */
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, " __copy_to_user_memcpy\n") != NULL;
-	fclose(f);
-	return found;
+/*
+ * The direct and gup modes are not built with CONFIG_UACCESS_PINNED_ONLY
+ * (the 4G/4G split): their routines are not in /proc/kallsyms.
+ */
+static int have_mode(const char *mode)
+{
+	if (!strcmp(mode, "memcpy"))
+		return have_memcpy_mode();
+	if (!strcmp(mode, "direct"))
+		return have_ksym("__get_user_4");
+	if (!strcmp(mode, "gup"))
+		return have_ksym("gup_kmap_copy_from_user");
+	return 1;
 }
 
 /*
@@ -2215,7 +2237,7 @@ static int check_modefile(int strict)
 	for (size_t i = 0; strict && i < sizeof(others) / sizeof(others[0]); i++) {
 		int want = EPERM;
 
-		if (!strcmp(others[i], "memcpy") && !have_memcpy_mode())
+		if (!have_mode(others[i]))
 			want = EINVAL;
 		err = set_mode(others[i]);
 		if (err != want && used < sizeof(why))
@@ -2230,7 +2252,8 @@ static int check_modefile(int strict)
 		return 1;
 	}
 	printf("UTEST PASS uacmp:modefile (unknown name: EINVAL, mode unchanged%s)\n",
-	       !strict ? "" : have_memcpy_mode() ? "; strict: direct, memcpy, gup: EPERM" :
+	       !strict ? "" : !have_mode("direct") ? "; pinned only: direct, memcpy, gup (not built): EINVAL" :
+	       have_memcpy_mode() ? "; strict: direct, memcpy, gup: EPERM" :
 	       "; strict: direct, gup: EPERM; memcpy (not built): EINVAL");
 	return 0;
 }

@@ -6,6 +6,14 @@
  * one WARN naming the function (checked by scripts/check on the console).
  * Without strict mode the same read succeeds.
  *
+ * The kernel's load is a plain privileged ldr with an exception-table
+ * entry, as an unconverted __get_user() is on LPAE (TUSER() is empty
+ * without CPU_USE_DOMAINS), not an unprivileged ldrt.  On the 4G/4G split
+ * (always strict) it goes through the kernel's tables: it faults and WARNs
+ * only because mmap(NULL) places the page above lowmem, as it does with up
+ * to about 2 GiB of RAM; at an address inside lowmem the same bug reads
+ * lowmem silently (the split's documented residual risk).
+ *
  *   uastray        prints "STRAY rc=<0|-errno> strict=<0|1>"; exit 0 when
  *                  the result is the expected one for the mode
  */
