@@ -7,14 +7,17 @@
  * 4194304 (pid_max is at most 32768 on 32-bit: then that).
  *   LIMITS nproc=<rlimit> threads-max=<n> pid_max=<n>
  * Threads with 64 KiB stacks block on a pipe read until pthread_create()
- * fails (or MAX of them), then the peak and the memory held there:
+ * fails, then the peak and the memory held there:
  *   THREADS max=<n> errno=<name> tasks=<all in the system> MemFree=<kB>
  *           VmallocUsed=<kB> KernelStack=<kB> PageTables=<kB>
- * and they are released and joined.  Then the same with fork()ed children,
- * until fork() fails or a child dies (killed by the OOM killer: children
- * are its first choice, the counting process is exempt; vm.oom_dump_tasks
- * is turned off, as a dump lists every child):
- *   FORKS max=<n> errno=<name|none> died=<n> tasks=... (the same fields)
+ * and they are released and joined.  Then the same with fork()ed children:
+ *   FORKS max=<n> errno=<name> died=<n> tasks=... (the same fields)
+ * Running out of memory does not make them fail but wakes the OOM killer,
+ * which then thrashes for minutes; so both also stop, errno=none(lowmem),
+ * once free lowmem (LowFree, MemFree without HIGHMEM) is below LOW_KIB,
+ * errno=none(died) once a child has died (the OOM killer's first choice:
+ * the counting process is exempt), errno=none(max) at MAX.  died: children
+ * gone before the end.  vm.oom_dump_tasks is turned off (it lists all).
  * Each count runs in a process of its own: a process that had the threads
  * keeps their cached stacks, thousands of VMAs that every fork would copy.
  * usage: uathreads
@@ -32,6 +35,7 @@
 
 #define MAX 100000
 #define STACK (64 * 1024)
+#define LOW_KIB (64 * 1024)
 
 static pthread_t tid[MAX];
 static pid_t pid[MAX];
@@ -83,6 +87,25 @@ static void peak(void)
 	       meminfo_kib("KernelStack"), meminfo_kib("PageTables"));
 }
 
+/* Why a count stopped: err, or none and why not. */
+static const char *why(int err, int n)
+{
+	if (err)
+		return strerrorname_np(err);
+	return n == MAX ? "none(max)" : gone ? "none(died)" : "none(lowmem)";
+}
+
+/* Whether free lowmem is short (checked every 64 tasks). */
+static int low(int n)
+{
+	unsigned long long kib;
+
+	if (n % 64)
+		return 0;
+	kib = meminfo_kib("LowTotal") ? meminfo_kib("LowFree") : meminfo_kib("MemFree");
+	return kib < LOW_KIB;
+}
+
 static void *blocker(void *arg)
 {
 	char c;
@@ -102,12 +125,12 @@ static void threads(void)
 		return;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, STACK);
-	for (n = 0; n < MAX; n++) {
+	for (n = 0; n < MAX && !low(n); n++) {
 		err = pthread_create(&tid[n], &attr, blocker, NULL);
 		if (err)
 			break;
 	}
-	printf("THREADS max=%d errno=%s", n, err ? strerrorname_np(err) : "none");
+	printf("THREADS max=%d errno=%s", n, why(err, n));
 	peak();
 	close(pfd[1]);	/* every read returns 0 */
 	while (n--)
@@ -124,7 +147,7 @@ static void forks(void)
 	if (pipe(pfd))
 		return;
 	signal(SIGCHLD, chld);
-	for (n = 0; n < MAX && !gone; n++) {
+	for (n = 0; n < MAX && !gone && !low(n); n++) {
 		pid[n] = fork();
 		if (pid[n] < 0) {
 			err = errno;
@@ -140,8 +163,7 @@ static void forks(void)
 	usleep(100000);	/* a child killed at the end shows */
 	for (i = 0; i < n; i++)
 		died += waitpid(pid[i], &st, WNOHANG) > 0;
-	printf("FORKS max=%d errno=%s died=%d", n, err ? strerrorname_np(err) : "none",
-	       died);
+	printf("FORKS max=%d errno=%s died=%d", n, why(err, n), died);
 	peak();
 	close(pfd[1]);
 	while (wait(&st) > 0)
