@@ -8,11 +8,20 @@
 #                       make check then boots it too
 #   make kasan          build the debug kernel with KASAN; make check then
 #                       boots it too
-#   make export-series  turn the commits in build/linux back into series/
+#   make export-series  turn the commits in the base's tree back into its series
+#
+# BASE=7.3 or BASE=6.12 (make BASE=6.12 check) picks the kernel base: 7.3
+# builds build/linux from series/, 6.12 (the long-term backport) builds
+# build/6.12/linux from series-6.12/ (scripts/lib.sh).
 .PHONY: all bench bench-wallclock check soak distro kasan deps tree kernel-debug kernel-perf guest \
 	initramfs export-series clean distclean
 
 all: check
+
+BASE ?= 6.12
+export BASE
+# The base's build folder, as in scripts/lib.sh.
+KB := $(if $(filter 7.3,$(BASE)),$(CURDIR)/build,$(CURDIR)/build/$(BASE))
 
 deps:
 	scripts/install-deps
@@ -27,9 +36,9 @@ distro kernel-distro: tree
 kasan kernel-kasan: tree
 	scripts/build-kernel kasan
 guest: tree
-	$(MAKE) -C guest TOP=$(CURDIR)
+	$(MAKE) -C guest TOP=$(CURDIR) KB=$(KB)
 initramfs: guest
-	scripts/mk-initramfs $(patsubst build/kernel-%/arch/arm/boot/zImage,%,$(wildcard build/kernel-*/arch/arm/boot/zImage))
+	scripts/mk-initramfs $(patsubst $(KB)/kernel-%/arch/arm/boot/zImage,%,$(wildcard $(KB)/kernel-*/arch/arm/boot/zImage))
 
 check:
 	scripts/check
@@ -43,6 +52,6 @@ export-series:
 	scripts/export-series
 
 clean:
-	rm -rf build/kernel-debug build/kernel-perf build/kernel-distro build/kernel-kasan build/guest build/check build/bench
+	rm -rf $(addprefix $(KB)/,kernel-debug kernel-perf kernel-distro kernel-kasan kernel-4g4g kernel-4g4g-perf guest check bench)
 distclean:
 	rm -rf build
