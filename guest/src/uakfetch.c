@@ -97,8 +97,9 @@ int main(void)
 	cleanup();	/* a previous run's, if it died */
 	err = put(KE, "p:uak/open do_sys_openat2 comm=$comm:string "
 		  "imm=\\\"hello\" user=+u0(%r1):ustring\n", 1);
-	if (!err)
-		err = put(KE, "p:uak/filp do_filp_open kptr=+0(+0(%r1)):string\n", 1);
+	/* do_filp_open() is do_file_open() since 7.x: the same arguments */
+	if (!err && put(KE, "p:uak/filp do_filp_open kptr=+0(+0(%r1)):string\n", 1))
+		err = put(KE, "p:uak/filp do_file_open kptr=+0(+0(%r1)):string\n", 1);
 	if (!err)
 		err = put(TR "/events/uak/open/filter", filt, 0);
 	if (!err)
