@@ -18,10 +18,12 @@
 
 all: check
 
-BASE ?= 6.12
-export BASE
-# The base's build folder, as in scripts/lib.sh.
-KB := $(if $(filter 7.3,$(BASE)),$(CURDIR)/build,$(CURDIR)/build/$(BASE))
+# The base (BASE=, default in scripts/lib.sh) and its build folder, both
+# from scripts/lib.sh, the one place that maps a base to its folders.
+KB := $(shell top=$(CURDIR); . $(CURDIR)/scripts/lib.sh && echo $$kb)
+ifeq ($(KB),)
+$(error scripts/lib.sh gives no build folder for BASE=$(BASE))
+endif
 
 deps:
 	scripts/install-deps

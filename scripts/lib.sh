@@ -13,7 +13,7 @@ die() { printf '[uapin] ERROR: %s\n' "$*" >&2; exit 1; }
 # Set: base_ver base_pkg base_tarball series_dir kb (the base's build
 # folder) res (its results folder).
 # The default: 6.12 until the 7.3 port passes make check and make bench
-# (also in the Makefile).  README's results table is the default base's.
+# (the Makefile asks this file too).  README's results table is the default base's.
 BASE_DEFAULT=6.12
 BASE=${BASE:-$BASE_DEFAULT}
 case "$BASE" in
