@@ -440,9 +440,13 @@ static const struct workload workloads[] = {
 	{ "hackbench-pipe", 0, w_hackbench_pipe },
 	{ "hackbench-socket", 0, w_hackbench_sock },
 	{ "dd-read", 512, w_dd_read },
+	{ "dd-read", 4096, w_dd_read },
 	{ "dd-read", 65536, w_dd_read },
+	{ "dd-read", 1048576, w_dd_read },
 	{ "dd-write", 512, w_dd_write },
+	{ "dd-write", 4096, w_dd_write },
 	{ "dd-write", 65536, w_dd_write },
+	{ "dd-write", 1048576, w_dd_write },
 };
 #define NWORK (sizeof(workloads) / sizeof(workloads[0]))
 
