@@ -12,9 +12,10 @@ die() { printf '[uapin] ERROR: %s\n' "$*" >&2; exit 1; }
 # Shared by both: build/debs, build/qemu-bpo, build/src.
 # Set: base_ver base_pkg base_tarball series_dir kb (the base's build
 # folder) res (its results folder).
-# The default: 6.12 until the 7.3 port passes make check and make bench
-# (the Makefile asks this file too).  README's results table is the default base's.
-BASE_DEFAULT=6.12
+# The default: 7.3, the current kernel (the Makefile asks this file too);
+# 6.12 is the long-term backport.  README's results table is the default
+# base's.
+BASE_DEFAULT=7.3
 BASE=${BASE:-$BASE_DEFAULT}
 case "$BASE" in
 7.3)
