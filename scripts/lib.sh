@@ -36,3 +36,7 @@ base_debver() {
 	*) cat "$top/build/src/$base_pkg/version" 2>/dev/null || echo unknown ;;
 	esac
 }
+
+# has4g TREE COMMIT: whether COMMIT of the kernel tree TREE has the 4G/4G
+# split (CONFIG_VMSPLIT_4G_4G in arch/arm/Kconfig).
+has4g() { git -C "$1" grep -qE '^[[:space:]]*config VMSPLIT_4G_4G$' "$2" -- arch/arm/Kconfig; }
