@@ -6,13 +6,17 @@
  * user memory reached only through the pinned engine; so each check below
  * compares what the kernel did with what the program knows it must be.
  *
- *   lowmem      /proc/zoneinfo: no HighMem zone with pages, and at least
- *               -l MiB (default 3379, 3.3 GiB) present in the lowmem
- *               zones; /proc/meminfo: no HighTotal above 0
+ *   lowmem      /proc/zoneinfo: at least -l MiB (default 3379, 3.3 GiB)
+ *               present in the lowmem zones; without -H no HighMem zone
+ *               with pages and no HighTotal in /proc/meminfo, with -H MiB
+ *               (HIGHMEM beside the split) at least that much in both
  *   bigmap      one process maps 3.3 GiB of anonymous memory (more than a
  *               3G/1G split's whole user space), writes every page as far
  *               as the RAM allows and one word per MiB beyond, checks all
- *               of it and a pipe read into its last page
+ *               of it and a pipe read into its last page; with -H, at
+ *               least 512 MiB of those pages must have come from highmem
+ *               (HighFree), and the kernel copies a page out of and into
+ *               the mapping at every MiB through a pipe
  *   high        a mapping at 0xe8000000 written and read back, through
  *               read()/write() too; mmap at TASK_SIZE (0xf0000000) fails
  *   stack       the stack is above 0xe0000000 and grows 6 MiB down,
@@ -31,7 +35,7 @@
  *               (SKIP with one CPU)
  *
  * Output: "UTEST PASS|FAIL|SKIP ua4g:<check> [detail]"; exit 0 iff no FAIL.
- * usage: ua4g [-l MiB] [CHECK...]   (default: all)
+ * usage: ua4g [-l MiB] [-H MiB] [CHECK...]   (default: all)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,6 +61,7 @@
 static int failed;
 static long psz;
 static unsigned long long want_low_mib = 3379;	/* -l MiB */
+static unsigned long long want_high_mib;	/* -H MiB: 0, no highmem */
 
 static void result(const char *st, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -81,7 +86,7 @@ static void result(const char *st, const char *name, const char *fmt, ...)
 
 static void check_lowmem(void)
 {
-	unsigned long long low = 0, high = 0, pages;
+	unsigned long long low = 0, high = 0, pages, total;
 	char line[256], zone[32] = "";
 	FILE *f = fopen("/proc/zoneinfo", "r");
 
@@ -100,12 +105,18 @@ static void check_lowmem(void)
 		}
 	}
 	fclose(f);
-	high += meminfo_kib("HighTotal");
 	low = low * psz / MiB;
-	if (high)
-		FAIL("lowmem", "(highmem present: %llu)", high);
+	high = high * psz / MiB;
+	total = meminfo_kib("HighTotal") / 1024;
+	if (!want_high_mib && (high || total))
+		FAIL("lowmem", "(highmem present: zone %llu MiB, HighTotal %llu MiB)", high, total);
+	else if (want_high_mib && (high < want_high_mib || total < want_high_mib))
+		FAIL("lowmem", "(highmem: zone %llu MiB, HighTotal %llu MiB, want >= %llu)",
+		     high, total, want_high_mib);
 	else if (low < want_low_mib)
 		FAIL("lowmem", "(%llu MiB of lowmem, want >= %llu)", low, want_low_mib);
+	else if (want_high_mib)
+		result("PASS", "lowmem", "(%llu MiB, %llu MiB of highmem)", low, high);
 	else
 		result("PASS", "lowmem", "(%llu MiB, no highmem)", low);
 }
@@ -125,10 +136,12 @@ static inline uint32_t pat(uintptr_t a, uint32_t seed)
 static void check_bigmap(void)
 {
 	size_t len = 3379 * MiB, i, bad = 0, full, avail = meminfo_kib("MemAvailable") * 1024;
+	unsigned long long hfree = meminfo_kib("HighFree"), hused = 0;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	int fd[2];
+	int fd[2] = { -1, -1 };
 	uint32_t w = 0x5a5aa5a5, r;
+	const char *why = NULL;
 
 	if (p == MAP_FAILED) {
 		FAIL("bigmap", "(mmap 3379 MiB: %s)", strerror(errno));
@@ -144,21 +157,58 @@ static void check_bigmap(void)
 		*(uint32_t *)(p + i) = pat((uintptr_t)(p + i), 1);
 	for (i = 0; i < len; i += i < full ? (size_t)psz : MiB)
 		bad += *(uint32_t *)(p + i) != pat((uintptr_t)(p + i), 1);
+	if (want_high_mib) {
+		/* The pages just written: user pages come from highmem first. */
+		hused = (hfree - meminfo_kib("HighFree")) / 1024;
+		if (hused < 512)
+			why = "fewer than 512 MiB of its pages in highmem";
+	}
 	/* The kernel writes into the last page and reads from the first. */
 	if (pipe(fd) || write(fd[1], &w, 4) != 4 ||
 	    read(fd[0], p + len - 4, 4) != 4 || write(fd[1], p, 4) != 4 ||
 	    read(fd[0], &r, 4) != 4) {
 		FAIL("bigmap", "(pipe round trip: %s)", strerror(errno));
-	} else if (bad || *(uint32_t *)(p + len - 4) != w ||
+		goto out;
+	}
+	/*
+	 * With highmem, the kernel copies a whole page out of the mapping
+	 * and a new page into it at every MiB written (most of them highmem
+	 * pages, which the engine maps in its own slots), each compared.
+	 */
+	for (i = 0; want_high_mib && !why && i + psz <= full; i += MiB) {
+		static char buf[65536], in[65536];
+		size_t k;
+
+		if (write(fd[1], p + i, psz) != psz || read(fd[0], buf, psz) != psz ||
+		    memcmp(buf, p + i, psz)) {
+			why = "a page copied out of the mapping differs";
+			break;
+		}
+		for (k = 0; k < (size_t)psz; k++)
+			in[k] = (char)(i / MiB + k);
+		if (write(fd[1], in, psz) != psz || read(fd[0], p + i, psz) != psz ||
+		    memcmp(in, p + i, psz)) {
+			why = "a page copied into the mapping differs";
+			break;
+		}
+	}
+	if (why || bad || *(uint32_t *)(p + len - 4) != w ||
 		   r != pat((uintptr_t)p, 1)) {
-		FAIL("bigmap", "(%zu pages wrong, kernel copy %s)", bad,
-		     r != pat((uintptr_t)p, 1) ? "wrong" : "right");
+		FAIL("bigmap", "(%zu pages wrong, kernel copy %s%s%s)", bad,
+		     r != pat((uintptr_t)p, 1) ? "wrong" : "right",
+		     why ? ", " : "", why ? why : "");
+	} else if (want_high_mib) {
+		result("PASS", "bigmap", "(%zu MiB mapped at %p, %zu MiB of it written page by page, %llu MiB of that highmem, copied in and out by the kernel)",
+		       (size_t)(len / MiB), p, (size_t)(full / MiB), hused);
 	} else {
 		result("PASS", "bigmap", "(%zu MiB mapped at %p, %zu MiB of it written page by page)",
 		       (size_t)(len / MiB), p, (size_t)(full / MiB));
 	}
-	close(fd[0]);
-	close(fd[1]);
+out:
+	if (fd[0] >= 0) {
+		close(fd[0]);
+		close(fd[1]);
+	}
 	munmap(p, len);
 }
 
@@ -610,8 +660,11 @@ int main(int argc, char **argv)
 
 	psz = sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc > 2 && !strcmp(argv[1], "-l")) {
-		want_low_mib = strtoull(argv[2], NULL, 0);
+	while (argc > 2 && (!strcmp(argv[1], "-l") || !strcmp(argv[1], "-H"))) {
+		if (argv[1][1] == 'l')
+			want_low_mib = strtoull(argv[2], NULL, 0);
+		else
+			want_high_mib = strtoull(argv[2], NULL, 0);
 		argv += 2;
 		argc -= 2;
 	}
