@@ -6,6 +6,9 @@
 #   make soak           the long munmap race soak (ITERS=100000)
 #   make distro         build the distro kernel (Debian's armmp-lpae config);
 #                       make check then boots it too
+#   make distro-4g4g    build the distro-4g4g kernel (Debian's armmp-lpae
+#                       config with the 4G/4G split, modules as modules);
+#                       make check then boots it under UEFI at 1 and 6 GiB
 #   make kasan          build the debug kernel with KASAN; make check then
 #                       boots it too
 #   make export-series  turn the commits in the base's tree back into its series
@@ -13,7 +16,7 @@
 # BASE=7.3 or BASE=6.12 (make BASE=6.12 check) picks the kernel base: 7.3
 # builds build/linux from series/, 6.12 (the long-term backport) builds
 # build/6.12/linux from series-6.12/ (scripts/lib.sh).
-.PHONY: all bench bench-wallclock check soak distro kasan deps tree kernel-debug kernel-perf guest \
+.PHONY: all bench bench-wallclock check soak distro distro-4g4g kasan deps tree kernel-debug kernel-perf guest \
 	initramfs export-series clean distclean
 
 all: check
@@ -35,6 +38,8 @@ kernel-perf: tree
 	scripts/build-kernel perf
 distro kernel-distro: tree
 	scripts/build-kernel distro
+distro-4g4g kernel-distro-4g4g: tree
+	scripts/build-kernel distro-4g4g
 kasan kernel-kasan: tree
 	scripts/build-kernel kasan
 guest: tree
@@ -54,6 +59,6 @@ export-series:
 	scripts/export-series
 
 clean:
-	rm -rf $(addprefix $(KB)/,kernel-debug kernel-perf kernel-distro kernel-kasan kernel-4g4g kernel-4g4g-perf guest check bench)
+	rm -rf $(addprefix $(KB)/,kernel-debug kernel-perf kernel-distro kernel-distro-4g4g kernel-kasan kernel-4g4g kernel-4g4g-perf guest check bench)
 distclean:
 	rm -rf build
