@@ -9,6 +9,9 @@
 #   make distro-4g4g    build the distro-4g4g kernel (Debian's armmp-lpae
 #                       config with the 4G/4G split, modules as modules);
 #                       make check then boots it under UEFI at 1 and 6 GiB
+#   make debian-image   build a Debian bookworm armhf system image (systemd,
+#                       apt, python3, gcc); make check then boots it on the
+#                       distro-4g4g and distro kernels
 #   make kasan          build the debug kernel with KASAN; make check then
 #                       boots it too
 #   make export-series  turn the commits in the base's tree back into its series
@@ -16,7 +19,7 @@
 # BASE=7.3 or BASE=6.12 (make BASE=6.12 check) picks the kernel base: 7.3
 # builds build/linux from series/, 6.12 (the long-term backport) builds
 # build/6.12/linux from series-6.12/ (scripts/lib.sh).
-.PHONY: all bench bench-wallclock check soak distro distro-4g4g kasan deps tree kernel-debug kernel-perf guest \
+.PHONY: all bench bench-wallclock check soak distro distro-4g4g debian-image kasan deps tree kernel-debug kernel-perf guest \
 	initramfs export-series clean distclean
 
 all: check
@@ -40,6 +43,8 @@ distro kernel-distro: tree
 	scripts/build-kernel distro
 distro-4g4g kernel-distro-4g4g: tree
 	scripts/build-kernel distro-4g4g
+debian-image: deps
+	scripts/mk-debian-image
 kasan kernel-kasan: tree
 	scripts/build-kernel kasan
 guest: tree
