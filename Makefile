@@ -1,7 +1,9 @@
 # uapin -- pinned-page user access for 32-bit ARM LPAE.  See README.md.
 #
 #   make bench          build the perf kernel, boot it, measure every uaccess
-#                       strategy; table on stdout, results/bench.{csv,md,png}
+#                       strategy; table on stdout, results/bench.{csv,md,png};
+#                       the distro-4g4g kernel against the distro kernel
+#                       when both are built (DISTRO=1 builds them)
 #   make check          build the debug kernel, boot it, run every test
 #   make soak           the long munmap race soak (ITERS=100000)
 #   make distro         build the distro kernel (Debian's armmp-lpae config);
@@ -57,7 +59,7 @@ check:
 soak:
 	scripts/soak $(ITERS)
 bench:
-	scripts/bench $(if $(WALLCLOCK),--wallclock)
+	scripts/bench $(if $(WALLCLOCK),--wallclock) $(if $(DISTRO),--distro)
 bench-wallclock:
 	scripts/bench --wallclock
 export-series:
