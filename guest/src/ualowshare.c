@@ -9,7 +9,10 @@
  *
  * Lowmem: each top-level "System RAM" range of /proc/iomem (real addresses
  * as root) at 0x01000000 + (phys - PHYS_OFFSET), PHYS_OFFSET being the
- * lowest such start, up to 0xf0000000 (RAM beyond that is not lowmem).
+ * lowest such start, up to 0xf0000000 (RAM beyond that is not lowmem) and
+ * below the HighMem zone's first page (/proc/zoneinfo's start_pfn) when
+ * there is one: lowmem may stop earlier, at 0xe0000000 on an EFI boot
+ * that keeps the runtime services.
  * The processes: busybox sh -c 'cat /proc/$$/maps' and busybox cat
  * /proc/self/maps, their output read through a pipe.  For each:
  *   LOWSHARE ram=<MiB> lowmem=<start>-<end>[,...] maps=<n> inside=<k>
@@ -76,11 +79,40 @@ static void result(const char *st, const char *name, const char *fmt, ...)
 		failed = 1;
 }
 
+/*
+ * The HighMem zone's first physical address from /proc/zoneinfo, or ~0
+ * without one (no HIGHMEM, or no RAM there): lowmem ends below it.
+ */
+static unsigned long long highmem_start(void)
+{
+	unsigned long long pfn, start = ~0ULL, spanned = 0;
+	char line[256];
+	int in_high = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Node ", 5)) {
+			in_high = strstr(line, "zone") && strstr(line, "HighMem");
+			spanned = 0;
+			continue;
+		}
+		if (!in_high)
+			continue;
+		if (sscanf(line, " spanned %llu", &pfn) == 1)
+			spanned = pfn;
+		else if (sscanf(line, " start_pfn: %llu", &pfn) == 1 && spanned)
+			start = pfn << 12;
+	}
+	if (f)
+		fclose(f);
+	return start;
+}
+
 /* Lowmem from /proc/iomem's top-level System RAM; 0 on success. */
 static int read_lowmem(void)
 {
 	struct range ram[MAX_RANGES];
-	unsigned long long s, e, phys_offset = ~0ULL;
+	unsigned long long s, e, high, phys_offset = ~0ULL;
 	char line[256], name[128];
 	int nram = 0, i;
 	FILE *f = fopen("/proc/iomem", "r");
@@ -103,9 +135,12 @@ static int read_lowmem(void)
 	/* As non-root every address reads 0. */
 	if (!nram || ram_bytes <= (unsigned long long)nram)
 		return -1;
+	high = highmem_start();
 	for (i = 0; i < nram; i++) {
+		if (ram[i].start >= high)
+			continue;
 		s = LOW_PAGE_OFFSET + (ram[i].start - phys_offset);
-		e = LOW_PAGE_OFFSET + (ram[i].end - phys_offset);
+		e = LOW_PAGE_OFFSET + ((ram[i].end < high ? ram[i].end : high) - phys_offset);
 		if (e > LOW_CAP)
 			e = LOW_CAP;
 		if (s >= e)
