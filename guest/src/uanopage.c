@@ -11,6 +11,10 @@
  *   futex-pi       FUTEX_LOCK_PI then FUTEX_UNLOCK_PI on a word there
  *   private-cow    a store into a MAP_PRIVATE mapping of it (the COW
  *                  copies the old page under the page-table lock)
+ *   many           256 pread()s into it and write()s from it in a row in
+ *                  one process: each access maps the page for the kernel
+ *                  (kmap_local), and a mapping left behind by each would
+ *                  exhaust the task's slots (16) long before the end
  * Each case in a child under a 20 s alarm, in direct and in pinned: the
  * results must be the expected ones in both (and so the same).
  *
@@ -168,10 +172,36 @@ static int private_cow(void)
 	return 0;
 }
 
+static int many(void)
+{
+	volatile uint32_t *w = map(1, 2 * PG);
+	int fd = open("/tmp/uanopage.many", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	uint32_t v, got;
+	int p[2];
+
+	if (!w || fd < 0 || pipe(p))
+		return printf("  setup: %s\n", strerror(errno)), 1;
+	for (int i = 0; i < 256; i++) {
+		volatile uint32_t *u = w + i % (PG / 4);
+
+		v = 0x5a000000u + i;
+		if (pwrite(fd, &v, 4, 0) != 4 || pread(fd, (void *)u, 4, 0) != 4)
+			return printf("  pread %d: %s\n", i, strerror(errno)), 1;
+		if (*u != v)
+			return printf("  pread %d: 0x%08x, want 0x%08x\n", i, *u, v), 1;
+		if (write(p[1], (void *)u, 4) != 4 || read(p[0], &got, 4) != 4)
+			return printf("  write %d: %s\n", i, strerror(errno)), 1;
+		if (got != v)
+			return printf("  write %d: 0x%08x, want 0x%08x\n", i, got, v), 1;
+	}
+	return 0;
+}
+
 static const struct { const char *name; int (*fn)(void); } cases[] = {
 	{ "shared-write", shared_write }, { "shared-pread", shared_pread },
 	{ "futex-wait", futex_wait }, { "futex-wake-op", futex_wake_op },
 	{ "futex-pi", futex_pi }, { "private-cow", private_cow },
+	{ "many", many },
 };
 
 /* Whether @phys is in a "System RAM" range of /proc/iomem. */
