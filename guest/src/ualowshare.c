@@ -44,17 +44,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ualowmap.h"
+
 #define MiB (1024ULL * 1024)
-#define LOW_PAGE_OFFSET 0x01000000ULL
-#define LOW_CAP 0xf0000000ULL	/* TASK_SIZE: lowmem ends here at most */
 #define TEST_MAX_RAM_MIB 2048
-#define MAX_RANGES 32
 #define ASLR_RUNS 20	/* per process, with randomize_va_space=2 */
 #define ASLR_SYSCTL "/proc/sys/kernel/randomize_va_space"
 
-struct range {
-	unsigned long long start, end;	/* [start, end) */
-};
 
 static struct range low[MAX_RANGES];
 static int nlow;
@@ -77,83 +73,6 @@ static void result(const char *st, const char *name, const char *fmt, ...)
 	fflush(stdout);
 	if (!strcmp(st, "FAIL"))
 		failed = 1;
-}
-
-/*
- * The HighMem zone's first physical address from /proc/zoneinfo, or ~0
- * without one (no HIGHMEM, or no RAM there): lowmem ends below it.
- */
-static unsigned long long highmem_start(void)
-{
-	unsigned long long pfn, start = ~0ULL, spanned = 0;
-	char line[256];
-	int in_high = 0;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Node ", 5)) {
-			in_high = strstr(line, "zone") && strstr(line, "HighMem");
-			spanned = 0;
-			continue;
-		}
-		if (!in_high)
-			continue;
-		if (sscanf(line, " spanned %llu", &pfn) == 1)
-			spanned = pfn;
-		else if (sscanf(line, " start_pfn: %llu", &pfn) == 1 && spanned)
-			start = pfn << 12;
-	}
-	if (f)
-		fclose(f);
-	return start;
-}
-
-/* Lowmem from /proc/iomem's top-level System RAM; 0 on success. */
-static int read_lowmem(void)
-{
-	struct range ram[MAX_RANGES];
-	unsigned long long s, e, high, phys_offset = ~0ULL;
-	char line[256], name[128];
-	int nram = 0, i;
-	FILE *f = fopen("/proc/iomem", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		/* Top level: no indentation. */
-		if (line[0] == ' ' ||
-		    sscanf(line, "%llx-%llx : %127[^\n]", &s, &e, name) != 3 ||
-		    strcmp(name, "System RAM") || e < s || nram == MAX_RANGES)
-			continue;
-		ram[nram].start = s;
-		ram[nram++].end = e + 1;
-		ram_bytes += e + 1 - s;
-		if (s < phys_offset)
-			phys_offset = s;
-	}
-	fclose(f);
-	/* As non-root every address reads 0. */
-	if (!nram || ram_bytes <= (unsigned long long)nram)
-		return -1;
-	high = highmem_start();
-	for (i = 0; i < nram; i++) {
-		if (ram[i].start >= high)
-			continue;
-		s = LOW_PAGE_OFFSET + (ram[i].start - phys_offset);
-		e = LOW_PAGE_OFFSET + ((ram[i].end < high ? ram[i].end : high) - phys_offset);
-		if (e > LOW_CAP)
-			e = LOW_CAP;
-		if (s >= e)
-			continue;
-		/* iomem lists ranges in order: merge the adjacent ones. */
-		if (nlow && low[nlow - 1].end == s) {
-			low[nlow - 1].end = e;
-		} else {
-			low[nlow].start = s;
-			low[nlow++].end = e;
-		}
-	}
-	return 0;
 }
 
 /* Bytes of [s, e) inside lowmem. */
@@ -388,7 +307,7 @@ int main(int argc, char **argv)
 			aslr = -1;
 		fclose(f);
 	}
-	if (read_lowmem()) {
+	if (read_lowmem(low, &nlow, &ram_bytes)) {
 		printf("UTEST FAIL ualowshare:iomem (no System RAM with real addresses in /proc/iomem: not root?)\n");
 		return 1;
 	}
