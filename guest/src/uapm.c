@@ -16,10 +16,18 @@
  *                     page's user address (the first page of the mark: its
  *                     user address is in the page's first word's key, so
  *                     the check reads it from the pattern itself); check
- *                     the VMCOREINFO note names the 4G/4G split.
+ *                     the VMCOREINFO note names the 4G/4G split; then
+ *                     read the dump as crash and makedumpfile must, from
+ *                     VMCOREINFO alone: init_uts_ns (a kernel image
+ *                     symbol, translated with KIMAGE_DELTA, PAGE_OFFSET and
+ *                     PHYS_OFFSET as vmcoreinfo.rst says) must hold the
+ *                     OSRELEASE the note gives, and a walk of
+ *                     swapper_pg_dir's LPAE tables must translate image and
+ *                     lowmem addresses to the same physical addresses.
  *
  * Output of vmcore: "UTEST PASS|FAIL pm:<check> [detail]"; exit 0 iff all pass.
  */
+#define _FILE_OFFSET_BITS 64	/* /proc/vmcore is larger than 2 GiB with more RAM */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -120,6 +128,151 @@ static int phdr(int fd, int is64, const unsigned char *eh, unsigned int i, Elf64
 	}
 }
 
+/* The dump's PT_LOAD segments, for reads by physical address. */
+static struct { unsigned long long pa, off, len; } seg[128];
+static unsigned int nseg;
+
+static int read_phys(int fd, unsigned long long pa, void *buf, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < nseg; i++)
+		if (pa >= seg[i].pa && pa + len <= seg[i].pa + seg[i].len)
+			return pread(fd, buf, len, seg[i].off + (pa - seg[i].pa)) == (ssize_t)len ? 0 : -1;
+	return -1;
+}
+
+/* The value after "KEY=" in the VMCOREINFO text, or NULL. */
+static const char *info(const char *note, size_t n, const char *key)
+{
+	size_t k = strlen(key);
+	const char *p = note, *end = note + n;
+
+	while ((p = memmem(p, end - p, key, k))) {
+		if ((p == note || p[-1] == '\n' || p[-1] == '\0') && p[k] == '=')
+			return p + k + 1;
+		p += k;
+	}
+	return NULL;
+}
+
+/*
+ * Translate a kernel virtual address through swapper_pg_dir (LPAE: a
+ * four-entry first level, 512-entry second and third levels, 2 MiB blocks
+ * at the second) as crash's arm_vtop() does; ~0 if it is not mapped.
+ */
+static unsigned long long walk(int fd, unsigned long long pgd, uint32_t va)
+{
+	const unsigned long long oa = 0xfffffff000ULL;	/* bits 39:12 */
+	uint64_t d;
+
+	if (read_phys(fd, pgd + (va >> 30) * 8, &d, 8) || (d & 3) != 3)
+		return ~0ULL;
+	if (read_phys(fd, (d & oa) + ((va >> 21) & 511) * 8, &d, 8))
+		return ~0ULL;
+	if ((d & 3) == 1)
+		return (d & oa & ~0x1fffffULL) | (va & 0x1fffff);
+	if ((d & 3) != 3 || read_phys(fd, (d & oa) + ((va >> 12) & 511) * 8, &d, 8) ||
+	    (d & 3) != 3)
+		return ~0ULL;
+	return (d & oa) | (va & 0xfff);
+}
+
+/*
+ * A crash-style read of the dump from VMCOREINFO alone (vmcoreinfo.rst's
+ * VMSPLIT_4G_4G fields): an image address translates as the linear address
+ * KIMAGE_DELTA below it, a linear one as address - PAGE_OFFSET +
+ * PHYS_OFFSET.
+ */
+static void crash_read(int fd, const char *note, size_t n)
+{
+	const char *rel = info(note, n, "OSRELEASE"), *v;
+	unsigned long long po = 0, kd = 0, phys_off = 0, uts = 0, pgdv = 0, name = 0;
+	unsigned long long pa, stock, pgd, w, low = ~0ULL;
+	uint32_t mdf_po = 0, mdf_low;
+	char buf[65], sbuf[65], d[320];
+	size_t rl;
+	int ok = 1, i;
+	static const char *const keys[] = {
+		"NUMBER(PAGE_OFFSET)", "NUMBER(KIMAGE_DELTA)", "NUMBER(PHYS_OFFSET)",
+		"SYMBOL(init_uts_ns)", "SYMBOL(swapper_pg_dir)", "OFFSET(uts_namespace.name)",
+	};
+	unsigned long long *vals[] = { &po, &kd, &phys_off, &uts, &pgdv, &name };
+
+	for (i = 0; i < 6; i++) {
+		v = info(note, n, keys[i]);
+		if (!v) {
+			snprintf(d, sizeof(d), "(VMCOREINFO has no %s)", keys[i]);
+			result("FAIL", "vmcore-read", d);
+			return;
+		}
+		*vals[i] = strtoull(v, NULL, i < 3 ? 0 : i < 5 ? 16 : 10);
+	}
+	if (!rel) {
+		result("FAIL", "vmcore-read", "(VMCOREINFO has no OSRELEASE)");
+		return;
+	}
+	rl = strcspn(rel, "\n");
+	if (uts < po + kd) {
+		snprintf(d, sizeof(d), "(init_uts_ns at %#llx is not a kernel image address)", uts);
+		result("FAIL", "vmcore-read", d);
+		return;
+	}
+	/* init_uts_ns.name.release: the third 65-byte field of new_utsname */
+	pa = uts - kd - po + phys_off + name + 2 * 65;
+	stock = uts - po + phys_off + name + 2 * 65;
+	memset(buf, 0, sizeof(buf));
+	memset(sbuf, 0, sizeof(sbuf));
+	if (read_phys(fd, pa, buf, 64) || strlen(buf) != rl || memcmp(buf, rel, rl))
+		ok = 0;
+	if (read_phys(fd, stock, sbuf, 64))
+		strcpy(sbuf, "(not in the dump)");
+	for (i = 0; sbuf[i]; i++)
+		if (sbuf[i] < 32 || sbuf[i] > 126)
+			sbuf[i] = '.';
+	snprintf(d, sizeof(d), "(init_uts_ns %#llx -> %#llx: release \"%.40s\", OSRELEASE \"%.*s\"; taken as a linear address %#llx: \"%.20s\")",
+		 uts, pa - name - 2 * 65, buf, (int)(rl > 40 ? 40 : rl), rel,
+		 stock - name - 2 * 65, sbuf);
+	result(ok ? "PASS" : "FAIL", "vmcore-read", d);
+	/*
+	 * For the record: Debian's makedumpfile takes page_offset on ARM as
+	 * _stext & 0xffff0000 and phys_base as the lowest PT_LOAD address,
+	 * which gets image symbols right on the split and lowmem wrong.
+	 */
+	v = info(note, n, "SYMBOL(_stext)");
+	if (v)
+		mdf_po = strtoul(v, NULL, 16) & 0xffff0000u;
+	for (i = 0; i < (int)nseg; i++)
+		if (seg[i].pa < low)
+			low = seg[i].pa;
+	mdf_low = (uint32_t)(po + 0x1000000 - mdf_po + low);
+	printf("uapm: makedumpfile's ARM translation (page_offset %#x from _stext, phys_base %#llx): init_uts_ns %#llx -> %#x, lowmem %#llx -> %#x; VMCOREINFO's: %#llx, %#llx\n",
+	       mdf_po, low, uts, (uint32_t)(uts - mdf_po + low), po + 0x1000000, mdf_low,
+	       uts - kd - po + phys_off, phys_off + 0x1000000);
+
+	/* The same translations through the crashed kernel's own tables. */
+	pgd = pgdv - kd - po + phys_off;
+	{
+		struct { const char *what; uint32_t va; unsigned long long want; } t[] = {
+			{ "init_uts_ns (image)", uts, uts - kd - po + phys_off },
+			{ "init_uts_ns (linear alias)", uts - kd, uts - kd - po + phys_off },
+			{ "PAGE_OFFSET", po, phys_off },
+			{ "PAGE_OFFSET+16M", po + 0x1000000, phys_off + 0x1000000 },
+		};
+		int bad = 0, len = 0;
+
+		len = snprintf(d, sizeof(d), "(swapper_pg_dir at %#llx:", pgd);
+		for (i = 0; i < 4; i++) {
+			w = walk(fd, pgd, t[i].va);
+			bad += w != t[i].want;
+			len += snprintf(d + len, sizeof(d) - len, " %s %#x -> %#llx%s;",
+					t[i].what, t[i].va, w, w == t[i].want ? "" : " (formula: different)");
+		}
+		d[len - 1] = ')';
+		result(bad ? "FAIL" : "PASS", "vmcore-walk", d);
+	}
+}
+
 static int vmcore(unsigned long long phys)
 {
 	unsigned char eh[sizeof(Elf64_Ehdr)];
@@ -127,6 +280,7 @@ static int vmcore(unsigned long long phys)
 	static char note[65536];
 	char d[256];
 	unsigned long long total = 0, off = 0;
+	ssize_t notelen = 0;
 	unsigned int i, n, bad = 0, found = 0, is64;
 	uint32_t base = 0;
 	Elf64_Phdr ph;
@@ -147,6 +301,11 @@ static int vmcore(unsigned long long phys)
 		}
 		if (ph.p_type == PT_LOAD) {
 			total += ph.p_filesz;
+			if (nseg < sizeof(seg) / sizeof(seg[0])) {
+				seg[nseg].pa = ph.p_paddr;
+				seg[nseg].off = ph.p_offset;
+				seg[nseg++].len = ph.p_filesz;
+			}
 			if (phys >= ph.p_paddr && phys + PG <= ph.p_paddr + ph.p_filesz) {
 				off = ph.p_offset + (phys - ph.p_paddr);
 				found |= 1;
@@ -155,8 +314,10 @@ static int vmcore(unsigned long long phys)
 			ssize_t r = pread(fd, note, ph.p_filesz, ph.p_offset);
 
 			if (r > 0 && memmem(note, r, "CONFIG_VMSPLIT_4G_4G=y", 22) &&
-			    memmem(note, r, "NUMBER(KIMAGE_DELTA)=", 21))
+			    memmem(note, r, "NUMBER(KIMAGE_DELTA)=", 21)) {
 				found |= 2;
+				notelen = r;
+			}
 		}
 	}
 	snprintf(d, sizeof(d), "(ELF%d, %u program headers, %llu MiB of memory)",
@@ -165,6 +326,8 @@ static int vmcore(unsigned long long phys)
 	result(found & 2 ? "PASS" : "FAIL", "vmcore-info",
 	       found & 2 ? "(VMCOREINFO: CONFIG_VMSPLIT_4G_4G=y, KIMAGE_DELTA)" :
 			   "(no VMSPLIT_4G_4G or KIMAGE_DELTA in the notes)");
+	if (found & 2)
+		crash_read(fd, note, notelen);
 	if (!(found & 1)) {
 		snprintf(d, sizeof(d), "(physical address %#llx in no PT_LOAD segment)", phys);
 		result("FAIL", "vmcore-mark", d);
