@@ -16,12 +16,15 @@
 #                       distro-4g4g and distro kernels
 #   make kasan          build the debug kernel with KASAN; make check then
 #                       boots it too
+#   make 4g4g           build the 4G/4G split's debug kernel with HIGHMEM and
+#                       HIGHPTE (make check builds the one without HIGHMEM);
+#                       make check then boots it too
 #   make export-series  turn the commits in the base's tree back into its series
 #
 # BASE=7.3 or BASE=6.12 (make BASE=6.12 check) picks the kernel base: 7.3
 # builds build/linux from series/, 6.12 (the long-term backport) builds
 # build/6.12/linux from series-6.12/ (scripts/lib.sh).
-.PHONY: all bench bench-wallclock check soak distro distro-4g4g debian-image kasan deps tree kernel-debug kernel-perf guest \
+.PHONY: all bench bench-wallclock check soak distro distro-4g4g debian-image kasan 4g4g kernel-4g4g deps tree kernel-debug kernel-perf guest \
 	initramfs export-series clean distclean
 
 all: check
@@ -49,6 +52,8 @@ debian-image: deps
 	scripts/mk-debian-image
 kasan kernel-kasan: tree
 	scripts/build-kernel kasan
+4g4g kernel-4g4g: tree
+	scripts/build-kernel 4g4g
 guest: tree
 	$(MAKE) -C guest TOP=$(CURDIR) KB=$(KB)
 initramfs: guest
